@@ -1,0 +1,1 @@
+"""The Railroad Ink rules engine: notation, board model and scoring (pure Python)."""
