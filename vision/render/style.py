@@ -1,0 +1,193 @@
+"""Random looks: how the board is printed and how the player draws on it.
+
+Every field is drawn from a numpy Generator so a seed fixes the look. Colours are BGR tuples
+of ints 0-255. Lengths are in units of one space's side (a "cell"), so a style is independent
+of the resolution it is drawn at.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+
+import numpy as np
+
+Color = tuple[int, int, int]
+
+# Pale space tints of different editions (BGR): blue, green, yellow, pink, grey, lilac, white.
+_TINTS: tuple[Color, ...] = (
+    (245, 228, 200), (232, 244, 222), (205, 240, 250), (228, 222, 250), (232, 232, 232),
+    (246, 226, 234), (250, 250, 250), (240, 236, 214), (214, 238, 236),
+)
+_PRINT_INKS: tuple[Color, ...] = (
+    (110, 60, 20), (70, 70, 70), (30, 30, 30), (40, 70, 110), (120, 90, 40), (90, 40, 90),
+    (60, 100, 40), (150, 150, 150),
+)
+_PAPERS: tuple[Color, ...] = (
+    (250, 250, 250), (236, 244, 248), (225, 236, 242), (240, 240, 236), (250, 240, 228),
+    (200, 220, 235), (215, 225, 215),
+)
+# Marker colours (BGR): black, dark blue, blue, green, red, brown, purple.
+MARKERS: dict[str, Color] = {
+    "black": (25, 25, 25),
+    "dark_blue": (110, 40, 20),
+    "blue": (170, 80, 30),
+    "green": (50, 110, 30),
+    "red": (40, 40, 190),
+    "brown": (30, 60, 100),
+    "purple": (110, 40, 90),
+}
+CORNERS = ("tl", "tr", "br", "bl")
+
+
+def _jitter(rng: np.random.Generator, color: Color, amount: int) -> Color:
+    return tuple(int(np.clip(c + rng.integers(-amount, amount + 1), 0, 255)) for c in color)
+
+
+def _pick(rng: np.random.Generator, items: tuple) -> object:
+    return items[int(rng.integers(len(items)))]
+
+
+@dataclass
+class BoardStyle:
+    """How one edition / print of the board looks."""
+
+    paper: Color
+    tint: Color
+    central_tint: Color
+    central_outline: float  # width of a bold outline round the central 3x3 block (0 = none)
+    line_color: Color
+    line_width: float
+    frame_color: Color
+    frame_width: float
+    box_corner: str  # which corner of each space holds the white round box
+    box_size: float
+    box_outline: bool
+    margin_side: float
+    margin_top: float
+    margin_bottom: float
+    exit_color: Color
+    exit_length: float
+    highway_exit_width: float
+    highway_exit_dashes: bool
+    railway_exit_ties: int
+    exit_backing: bool  # a tinted tab behind each Exit mark
+    art_color: Color
+    title_font: int
+    print_blur: float  # sigma in cells of a slight print blur
+    grain: float  # paper grain strength 0..1
+    glossy: bool  # dry-erase card (glare, ghosts) rather than paper
+
+    def to_json(self) -> dict:
+        return asdict(self)
+
+
+def sample_board_style(rng: np.random.Generator) -> BoardStyle:
+    tint = _jitter(rng, _pick(rng, _TINTS), 10)
+    if rng.random() < 0.75:
+        central = _jitter(rng, _pick(rng, _TINTS), 10)
+        if central == tint:
+            central = tuple(max(0, c - 25) for c in tint)
+    else:
+        central = tint
+    outline = float(rng.uniform(0.03, 0.09)) if central == tint or rng.random() < 0.4 else 0.0
+    line_color = _jitter(rng, _pick(rng, _PRINT_INKS), 20)
+    frame_color = line_color if rng.random() < 0.7 else _jitter(rng, _pick(rng, _PRINT_INKS), 20)
+    return BoardStyle(
+        paper=_jitter(rng, _pick(rng, _PAPERS), 8),
+        tint=tint,
+        central_tint=central,
+        central_outline=outline,
+        line_color=line_color,
+        line_width=float(rng.uniform(0.01, 0.035)),
+        frame_color=frame_color,
+        frame_width=float(rng.uniform(0.06, 0.16)),
+        box_corner=str(_pick(rng, CORNERS)) if rng.random() < 0.5 else "tl",
+        box_size=float(rng.uniform(0.18, 0.3)),
+        box_outline=bool(rng.random() < 0.5),
+        margin_side=float(rng.uniform(0.75, 1.6)),
+        margin_top=float(rng.uniform(1.4, 3.2)),
+        margin_bottom=float(rng.uniform(1.0, 2.8)),
+        exit_color=_jitter(rng, _pick(rng, _PRINT_INKS), 25),
+        exit_length=float(rng.uniform(0.28, 0.55)),
+        highway_exit_width=float(rng.uniform(0.22, 0.42)),
+        highway_exit_dashes=bool(rng.random() < 0.7),
+        railway_exit_ties=int(rng.integers(2, 5)),
+        exit_backing=bool(rng.random() < 0.4),
+        art_color=_jitter(rng, _pick(rng, _PRINT_INKS), 40),
+        title_font=int(_pick(rng, (0, 1, 2, 3, 4, 6, 7))),
+        print_blur=float(rng.uniform(0.0, 0.012)),
+        grain=float(rng.uniform(0.0, 1.0)),
+        glossy=bool(rng.random() < 0.6),
+    )
+
+
+@dataclass
+class InkStyle:
+    """How one player draws: markers, stroke habits and piece drawing conventions."""
+
+    colors: list[Color]  # marker colours used on this board (first = main)
+    color_names: list[str]
+    color_mix: float  # probability a space uses a colour other than the main one
+    highway_style: str  # "thick" | "double" | "double_dashed" | "thick_dashed"
+    railway_style: str  # "ties" | "ladder" | "ties_sparse"
+    curve_style: str  # "arc" | "rounded_l" | "mixed"
+    station_fill: str  # "filled" | "outlined" | "mixed"
+    station_size: float
+    highway_width: float  # thick stroke width, or gap between two highway lines
+    line_width: float  # thin pen width
+    tie_spacing: float
+    tie_length: float
+    rail_gap: float
+    wobble: float  # amplitude of freehand wobble
+    end_error: float  # max overshoot / undershoot at a side
+    double_stroke: float  # probability a stroke is drawn twice
+    overpass_bridge: bool  # draw short bridge ticks beside the overpass gap
+    number_font: int
+    number_scale: float
+    ghosts: int  # faint erased pieces from an earlier game
+    ghost_alpha: float
+    smudges: int
+    strays: int
+    opacity: float  # ink opacity (dry-erase markers are a little translucent)
+
+    def to_json(self) -> dict:
+        return asdict(self)
+
+
+def sample_ink_style(rng: np.random.Generator, marker: str | None = None) -> InkStyle:
+    names = list(MARKERS)
+    weights = np.array([0.45, 0.2, 0.1, 0.1, 0.1, 0.03, 0.02])
+    main = marker or names[int(rng.choice(len(names), p=weights))]
+    chosen = [main]
+    if rng.random() < 0.3:
+        extra = [n for n in names if n != main]
+        chosen += [extra[i] for i in rng.choice(len(extra), int(rng.integers(1, 3)), replace=False)]
+    colors = [_jitter(rng, MARKERS[n], 18) for n in chosen]
+    thin = float(rng.uniform(0.018, 0.05))
+    return InkStyle(
+        colors=colors,
+        color_names=chosen,
+        color_mix=float(rng.uniform(0.1, 0.5)) if len(chosen) > 1 else 0.0,
+        highway_style=str(rng.choice(["thick", "double", "double_dashed", "thick_dashed"],
+                                     p=[0.45, 0.25, 0.2, 0.1])),
+        railway_style=str(rng.choice(["ties", "ladder", "ties_sparse"], p=[0.55, 0.25, 0.2])),
+        curve_style=str(rng.choice(["arc", "rounded_l", "mixed"], p=[0.45, 0.25, 0.3])),
+        station_fill=str(rng.choice(["filled", "outlined", "mixed"], p=[0.5, 0.3, 0.2])),
+        station_size=float(rng.uniform(0.14, 0.26)),
+        highway_width=float(rng.uniform(0.09, 0.2)),
+        line_width=thin,
+        tie_spacing=float(rng.uniform(0.1, 0.18)),
+        tie_length=float(rng.uniform(0.1, 0.2)),
+        rail_gap=float(rng.uniform(0.08, 0.15)),
+        wobble=float(rng.uniform(0.0, 0.035)),
+        end_error=float(rng.uniform(0.0, 0.09)),
+        double_stroke=float(rng.uniform(0.0, 0.3)),
+        overpass_bridge=bool(rng.random() < 0.4),
+        number_font=int(rng.choice([0, 1, 2, 4, 6])),
+        number_scale=float(rng.uniform(0.7, 1.1)),
+        ghosts=int(rng.choice([0, 0, 1, 2, 4, 8])),
+        ghost_alpha=float(rng.uniform(0.05, 0.18)),
+        smudges=int(rng.integers(0, 4)),
+        strays=int(rng.integers(0, 8)),
+        opacity=float(rng.uniform(0.8, 1.0)),
+    )

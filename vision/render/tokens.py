@@ -1,0 +1,80 @@
+"""Space tokens in board-spec 4.1 notation, parsed just far enough to draw them.
+
+A token is four side letters N, E, S, W (``H`` highway, ``R`` railway, ``_`` nothing) with an
+optional trailing ``o`` (overpass), or ``.`` for an empty space. Odd tokens such as ``H___``
+parse too, so illegal drawings can be rendered.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+SIDES = "NESW"
+EMPTY = "."
+
+# The 51 base-game space states: empty + every rotation and mirror image of every die face
+# and Special Route (RULINGS.md, board-spec 4.1).
+BASE_TOKENS: tuple[str, ...] = (
+    ".",
+    "H_H_", "_H_H", "HH__", "_HH_", "__HH", "H__H", "HHH_", "_HHH", "H_HH", "HH_H",
+    "R_R_", "_R_R", "RR__", "_RR_", "__RR", "R__R", "RRR_", "_RRR", "R_RR", "RR_R",
+    "HRHRo", "RHRHo",
+    "H_R_", "_H_R", "R_H_", "_R_H",
+    "HR__", "_HR_", "__HR", "R__H", "H__R", "RH__", "_RH_", "__RH",
+    "HHHH", "RRRR",
+    "HHRH", "HHHR", "RHHH", "HRHH",
+    "HRRR", "RHRR", "RRHR", "RRRH",
+    "HHRR", "RHHR", "RRHH", "HRRH",
+    "HRHR", "RHRH",
+)
+
+SPECIAL_TOKENS: tuple[str, ...] = (
+    "HHHH", "RRRR", "HHRH", "HHHR", "RHHH", "HRHH", "HRRR", "RHRR", "RRHR", "RRRH",
+    "HHRR", "RHHR", "RRHH", "HRRH", "HRHR", "RHRH",
+)
+
+
+class TokenError(ValueError):
+    """A string that is not a space token."""
+
+
+@dataclass(frozen=True)
+class Space:
+    """One space's route ends: ``sides[i]`` is 'H', 'R' or '_' for side N, E, S, W."""
+
+    sides: str
+    overpass: bool = False
+
+    @property
+    def is_empty(self) -> bool:
+        return self.sides == "____" and not self.overpass
+
+    @property
+    def is_station(self) -> bool:
+        return "H" in self.sides and "R" in self.sides and not self.overpass
+
+    @property
+    def token(self) -> str:
+        if self.is_empty:
+            return EMPTY
+        return self.sides + ("o" if self.overpass else "")
+
+    def rotated(self, quarter_turns: int) -> "Space":
+        """The space turned clockwise by ``quarter_turns`` x 90 degrees."""
+        k = quarter_turns % 4
+        return Space(self.sides[-k:] + self.sides[:-k] if k else self.sides, self.overpass)
+
+
+def parse_token(token: str) -> Space:
+    """Parse one token; raise TokenError naming it when it is malformed."""
+    if token == EMPTY:
+        return Space("____")
+    body, overpass = (token[:-1], True) if token.endswith("o") else (token, False)
+    if len(body) != 4 or any(c not in "HR_" for c in body):
+        raise TokenError(f"not a space token: {token!r}")
+    return Space(body, overpass)
+
+
+def rotate_token(token: str, quarter_turns: int) -> str:
+    """The token of the space turned clockwise by ``quarter_turns`` x 90 degrees."""
+    return parse_token(token).rotated(quarter_turns).token
