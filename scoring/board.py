@@ -7,11 +7,15 @@ are ``key: value`` pairs for expansion state that is not a space (docs/NOTATION.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from scoring.space import Space, TokenError, format_space, parse_token
+
+_KEY_WORDS = re.compile(r"[A-Za-z][A-Za-z-]*( [A-Za-z][A-Za-z-]*)*")
+"""A key: words of letters (and hyphens) joined by single spaces, e.g. ``edge portals``."""
 
 SIZE = 7
 Position = tuple[int, int]
@@ -112,7 +116,7 @@ def parse_grid(text: str, source: str = "<text>") -> Board:
             rows.append(tuple(spaces))
             continue
         key, sep, value = line.partition(":")
-        if not sep or not key.strip() or " " in key.strip():
+        if not sep or not _KEY_WORDS.fullmatch(key.strip()):
             raise GridError(
                 source, f"expected 'key: value' after the 7 rows, found {line!r}", number
             )

@@ -40,3 +40,9 @@ HIGHWAY = "H"
 RAILWAY = "R"
 ROUTE_KINDS = (HIGHWAY, RAILWAY)
 KIND_WORDS: dict[str, str] = {HIGHWAY: "highway", RAILWAY: "railway"}
+
+# Expansion kinds (docs/NOTATION.md): River expansion rivers, Lake expansion lake sides.
+RIVER = "W"
+LAKE = "L"
+KIND_WORDS[RIVER] = "river"
+KIND_WORDS[LAKE] = "lake"

@@ -20,9 +20,17 @@ from scoring.sides import KIND_WORDS, Side
 EMPTY_TOKEN = "."
 BLANK = "_"
 OVERPASS_SUFFIX = "o"
-MARKER_WORDS: dict[str, str] = {}
+MARKER_WORDS: dict[str, str] = {
+    "!": "ritual site",
+    "?": "clue",
+    "*": "street lamp",
+    "#": "accumulator",
+    "@": "portal",
+}
 """Trailing marker characters that expansions put after a token (e.g. a lamp), with their words.
 Expansions add theirs here; a marker never changes which sides connect."""
+LETTER_MARKERS = "@"
+"""Markers followed by one capital letter naming them (a portal ``@A``); see docs/NOTATION.md."""
 
 
 class TokenError(ValueError):
@@ -141,9 +149,17 @@ def parse_token(token: str) -> Space:
         return Space(token=token)
     body = token
     found = ""
-    while body and body[-1] in markers:
-        found = body[-1] + found
-        body = body[:-1]
+    while body:
+        if len(body) >= 2 and body[-2] in LETTER_MARKERS and body[-1].isupper():
+            found = body[-2:] + found
+            body = body[:-2]
+        elif body[-1] in LETTER_MARKERS:
+            raise TokenError(f"{token!r}: marker {body[-1]!r} needs a capital letter after it")
+        elif body[-1] in markers:
+            found = body[-1] + found
+            body = body[:-1]
+        else:
+            break
     if body == EMPTY_TOKEN or (not body and found):
         return Space((), found, token)
     if body.endswith(OVERPASS_SUFFIX) and "+" not in body:

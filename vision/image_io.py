@@ -148,10 +148,9 @@ _EXIF_OPS = {  # EXIF orientation -> operations turning the stored image upright
 def _decode_jpeg(path: Path, name: str, width: int, height: int, orientation: int) -> np.ndarray:
     """Decode a JPEG with OpenCV, reduced by DCT scaling, then apply EXIF orientation."""
     data = np.fromfile(str(path), dtype=np.uint8)
-    if data.size < 4 or data[-2] != 0xFF or data[-1] != 0xD9:
-        # A missing end-of-image marker means the file was cut short.
-        if not (data[-2:] == 0).all():  # some writers pad with zeros after EOI
-            raise PhotoError(f"{name}: truncated JPEG (no end-of-image marker)")
+    tail = data[-64:]  # the end-of-image marker FF D9, perhaps followed by padding
+    if not ((tail[:-1] == 0xFF) & (tail[1:] == 0xD9)).any():
+        raise PhotoError(f"{name}: truncated JPEG (no end-of-image marker)")
     factor = _reduction_for(width, height)
     flags = _REDUCED_FLAGS.get(factor, cv2.IMREAD_COLOR) | cv2.IMREAD_IGNORE_ORIENTATION
     image = cv2.imdecode(data, flags)

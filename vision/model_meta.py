@@ -79,6 +79,7 @@ class ModelMeta:
     channels: int  # 1: flat-field normalised ink darkness
     cell_px: int  # canonical size of one space in the straightened board
     margin_px: int  # context around each space in the crop (each side)
+    pad_px: int  # margin round the lattice in the straightened board (flat-field statistics)
     normalisation: str  # how crop pixels become network input
     mean: float
     std: float

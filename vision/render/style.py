@@ -15,16 +15,34 @@ Color = tuple[int, int, int]
 
 # Pale space tints of different editions (BGR): blue, green, yellow, pink, grey, lilac, white.
 _TINTS: tuple[Color, ...] = (
-    (245, 228, 200), (232, 244, 222), (205, 240, 250), (228, 222, 250), (232, 232, 232),
-    (246, 226, 234), (250, 250, 250), (240, 236, 214), (214, 238, 236),
+    (245, 228, 200),
+    (232, 244, 222),
+    (205, 240, 250),
+    (228, 222, 250),
+    (232, 232, 232),
+    (246, 226, 234),
+    (250, 250, 250),
+    (240, 236, 214),
+    (214, 238, 236),
 )
 _PRINT_INKS: tuple[Color, ...] = (
-    (110, 60, 20), (70, 70, 70), (30, 30, 30), (40, 70, 110), (120, 90, 40), (90, 40, 90),
-    (60, 100, 40), (150, 150, 150),
+    (110, 60, 20),
+    (70, 70, 70),
+    (30, 30, 30),
+    (40, 70, 110),
+    (120, 90, 40),
+    (90, 40, 90),
+    (60, 100, 40),
+    (150, 150, 150),
 )
 _PAPERS: tuple[Color, ...] = (
-    (250, 250, 250), (236, 244, 248), (225, 236, 242), (240, 240, 236), (250, 240, 228),
-    (200, 220, 235), (215, 225, 215),
+    (250, 250, 250),
+    (236, 244, 248),
+    (225, 236, 242),
+    (240, 240, 236),
+    (250, 240, 228),
+    (200, 220, 235),
+    (215, 225, 215),
 )
 # Marker colours (BGR): black, dark blue, blue, green, red, brown, purple.
 MARKERS: dict[str, Color] = {
@@ -62,12 +80,14 @@ class BoardStyle:
     box_corner: str  # which corner of each space holds the white round box
     box_size: float
     box_outline: bool
+    box_fill: bool  # white box, or only its outline
     margin_side: float
     margin_top: float
     margin_bottom: float
     exit_color: Color
     exit_length: float
     highway_exit_width: float
+    exit_shape: str  # "bar" | "lines" | "arrow"
     highway_exit_dashes: bool
     railway_exit_ties: int
     exit_backing: bool  # a tinted tab behind each Exit mark
@@ -75,6 +95,7 @@ class BoardStyle:
     title_font: int
     print_blur: float  # sigma in cells of a slight print blur
     grain: float  # paper grain strength 0..1
+    misregister: tuple[float, float]  # offset of the tint layer against the lines, cells
     glossy: bool  # dry-erase card (glare, ghosts) rather than paper
 
     def to_json(self) -> dict:
@@ -92,24 +113,28 @@ def sample_board_style(rng: np.random.Generator) -> BoardStyle:
     outline = float(rng.uniform(0.03, 0.09)) if central == tint or rng.random() < 0.4 else 0.0
     line_color = _jitter(rng, _pick(rng, _PRINT_INKS), 20)
     frame_color = line_color if rng.random() < 0.7 else _jitter(rng, _pick(rng, _PRINT_INKS), 20)
+    if rng.random() < 0.2:  # some editions separate tinted spaces by white lines
+        line_color = _jitter(rng, (250, 250, 250), 6)
     return BoardStyle(
         paper=_jitter(rng, _pick(rng, _PAPERS), 8),
         tint=tint,
         central_tint=central,
         central_outline=outline,
         line_color=line_color,
-        line_width=float(rng.uniform(0.01, 0.035)),
+        line_width=float(rng.uniform(0.01, 0.035)) * (1.8 if line_color[0] > 240 else 1.0),
         frame_color=frame_color,
         frame_width=float(rng.uniform(0.06, 0.16)),
         box_corner=str(_pick(rng, CORNERS)) if rng.random() < 0.5 else "tl",
-        box_size=float(rng.uniform(0.18, 0.3)),
+        box_size=float(rng.uniform(0.18, 0.28)),
         box_outline=bool(rng.random() < 0.5),
+        box_fill=bool(rng.random() < 0.85),
         margin_side=float(rng.uniform(0.75, 1.6)),
         margin_top=float(rng.uniform(1.4, 3.2)),
         margin_bottom=float(rng.uniform(1.0, 2.8)),
         exit_color=_jitter(rng, _pick(rng, _PRINT_INKS), 25),
         exit_length=float(rng.uniform(0.28, 0.55)),
         highway_exit_width=float(rng.uniform(0.22, 0.42)),
+        exit_shape=str(rng.choice(["bar", "lines", "arrow"], p=[0.6, 0.2, 0.2])),
         highway_exit_dashes=bool(rng.random() < 0.7),
         railway_exit_ties=int(rng.integers(2, 5)),
         exit_backing=bool(rng.random() < 0.4),
@@ -117,6 +142,7 @@ def sample_board_style(rng: np.random.Generator) -> BoardStyle:
         title_font=int(_pick(rng, (0, 1, 2, 3, 4, 6, 7))),
         print_blur=float(rng.uniform(0.0, 0.012)),
         grain=float(rng.uniform(0.0, 1.0)),
+        misregister=(float(rng.normal(0, 0.012)), float(rng.normal(0, 0.012))),
         glossy=bool(rng.random() < 0.6),
     )
 
@@ -141,7 +167,6 @@ class InkStyle:
     wobble: float  # amplitude of freehand wobble
     end_error: float  # max overshoot / undershoot at a side
     double_stroke: float  # probability a stroke is drawn twice
-    overpass_bridge: bool  # draw short bridge ticks beside the overpass gap
     number_font: int
     number_scale: float
     ghosts: int  # faint erased pieces from an earlier game
@@ -168,8 +193,11 @@ def sample_ink_style(rng: np.random.Generator, marker: str | None = None) -> Ink
         colors=colors,
         color_names=chosen,
         color_mix=float(rng.uniform(0.1, 0.5)) if len(chosen) > 1 else 0.0,
-        highway_style=str(rng.choice(["thick", "double", "double_dashed", "thick_dashed"],
-                                     p=[0.45, 0.25, 0.2, 0.1])),
+        highway_style=str(
+            rng.choice(
+                ["thick", "double", "double_dashed", "thick_dashed"], p=[0.45, 0.25, 0.2, 0.1]
+            )
+        ),
         railway_style=str(rng.choice(["ties", "ladder", "ties_sparse"], p=[0.55, 0.25, 0.2])),
         curve_style=str(rng.choice(["arc", "rounded_l", "mixed"], p=[0.45, 0.25, 0.3])),
         station_fill=str(rng.choice(["filled", "outlined", "mixed"], p=[0.5, 0.3, 0.2])),
@@ -182,12 +210,11 @@ def sample_ink_style(rng: np.random.Generator, marker: str | None = None) -> Ink
         wobble=float(rng.uniform(0.0, 0.035)),
         end_error=float(rng.uniform(0.0, 0.09)),
         double_stroke=float(rng.uniform(0.0, 0.3)),
-        overpass_bridge=bool(rng.random() < 0.4),
         number_font=int(rng.choice([0, 1, 2, 4, 6])),
         number_scale=float(rng.uniform(0.7, 1.1)),
         ghosts=int(rng.choice([0, 0, 1, 2, 4, 8])),
         ghost_alpha=float(rng.uniform(0.05, 0.18)),
         smudges=int(rng.integers(0, 4)),
         strays=int(rng.integers(0, 8)),
-        opacity=float(rng.uniform(0.8, 1.0)),
+        opacity=float(rng.uniform(0.7, 1.0)),
     )

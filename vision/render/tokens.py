@@ -16,21 +16,75 @@ EMPTY = "."
 # and Special Route (RULINGS.md, board-spec 4.1).
 BASE_TOKENS: tuple[str, ...] = (
     ".",
-    "H_H_", "_H_H", "HH__", "_HH_", "__HH", "H__H", "HHH_", "_HHH", "H_HH", "HH_H",
-    "R_R_", "_R_R", "RR__", "_RR_", "__RR", "R__R", "RRR_", "_RRR", "R_RR", "RR_R",
-    "HRHRo", "RHRHo",
-    "H_R_", "_H_R", "R_H_", "_R_H",
-    "HR__", "_HR_", "__HR", "R__H", "H__R", "RH__", "_RH_", "__RH",
-    "HHHH", "RRRR",
-    "HHRH", "HHHR", "RHHH", "HRHH",
-    "HRRR", "RHRR", "RRHR", "RRRH",
-    "HHRR", "RHHR", "RRHH", "HRRH",
-    "HRHR", "RHRH",
+    "H_H_",
+    "_H_H",
+    "HH__",
+    "_HH_",
+    "__HH",
+    "H__H",
+    "HHH_",
+    "_HHH",
+    "H_HH",
+    "HH_H",
+    "R_R_",
+    "_R_R",
+    "RR__",
+    "_RR_",
+    "__RR",
+    "R__R",
+    "RRR_",
+    "_RRR",
+    "R_RR",
+    "RR_R",
+    "HRHRo",
+    "RHRHo",
+    "H_R_",
+    "_H_R",
+    "R_H_",
+    "_R_H",
+    "HR__",
+    "_HR_",
+    "__HR",
+    "R__H",
+    "H__R",
+    "RH__",
+    "_RH_",
+    "__RH",
+    "HHHH",
+    "RRRR",
+    "HHRH",
+    "HHHR",
+    "RHHH",
+    "HRHH",
+    "HRRR",
+    "RHRR",
+    "RRHR",
+    "RRRH",
+    "HHRR",
+    "RHHR",
+    "RRHH",
+    "HRRH",
+    "HRHR",
+    "RHRH",
 )
 
 SPECIAL_TOKENS: tuple[str, ...] = (
-    "HHHH", "RRRR", "HHRH", "HHHR", "RHHH", "HRHH", "HRRR", "RHRR", "RRHR", "RRRH",
-    "HHRR", "RHHR", "RRHH", "HRRH", "HRHR", "RHRH",
+    "HHHH",
+    "RRRR",
+    "HHRH",
+    "HHHR",
+    "RHHH",
+    "HRHH",
+    "HRRR",
+    "RHRR",
+    "RRHR",
+    "RRRH",
+    "HHRR",
+    "RHHR",
+    "RRHH",
+    "HRRH",
+    "HRHR",
+    "RHRH",
 )
 
 
@@ -59,7 +113,7 @@ class Space:
             return EMPTY
         return self.sides + ("o" if self.overpass else "")
 
-    def rotated(self, quarter_turns: int) -> "Space":
+    def rotated(self, quarter_turns: int) -> Space:
         """The space turned clockwise by ``quarter_turns`` x 90 degrees."""
         k = quarter_turns % 4
         return Space(self.sides[-k:] + self.sides[:-k] if k else self.sides, self.overpass)
@@ -78,3 +132,16 @@ def parse_token(token: str) -> Space:
 def rotate_token(token: str, quarter_turns: int) -> str:
     """The token of the space turned clockwise by ``quarter_turns`` x 90 degrees."""
     return parse_token(token).rotated(quarter_turns).token
+
+
+def check_grid(grid: list[list[str]]) -> None:
+    """Raise TokenError unless ``grid`` is 7 rows of 7 parseable tokens."""
+    if len(grid) != 7 or any(len(row) != 7 for row in grid):
+        shape = [len(row) for row in grid]
+        raise TokenError(f"a grid is 7 rows of 7 tokens, got rows of lengths {shape}")
+    for r, row in enumerate(grid):
+        for c, token in enumerate(row):
+            try:
+                parse_token(token)
+            except TokenError as err:
+                raise TokenError(f"row {r}, column {c}: {err}") from None

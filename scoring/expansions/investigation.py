@@ -1,0 +1,125 @@
+"""Investigation expansion (Eldritch, 6 rounds): 1 point per collected Clue, +4 for all of them.
+
+A Clue is a space marked ``?`` (the magnifying glass drawn with the die's route). The
+``clues collected:`` line lists the circled Clues; ``investigator:`` is where the Investigator
+stands now: a space ``row,col``, or an Exit place such as ``W3`` if it never moved. The
+Investigator only moves along routes, so every collected Clue must share a network with the
+Investigator's position; a Clue listed where none is drawn is reported and not counted.
+"""
+
+from __future__ import annotations
+
+from scoring.board import Board, GridError, Position
+from scoring.exits import exit_at
+from scoring.expansion_api import Expansion, ExpansionScore
+from scoring.expansions import key_lines
+from scoring.graph import NodeId, RouteGraph
+from scoring.results import Illegal, Place, ScoreSheet
+from scoring.sides import ROUTE_KINDS
+
+CLUE = "?"
+COLLECTED_KEY = "clues collected"
+INVESTIGATOR_KEY = "investigator"
+ALL_CLUES_BONUS = 4
+
+
+def clues(board: Board) -> list[Position]:
+    """Every space with a Clue, in reading order."""
+    return [p for p in board.positions() if CLUE in board[p].markers]
+
+
+def collected(board: Board, source: str = "<board>") -> list[Position]:
+    """The collected Clues that are really Clues, each once, in listed order."""
+    drawn = set(clues(board))
+    found: list[Position] = []
+    for position in key_lines.positions(board, COLLECTED_KEY, source):
+        if position in drawn and position not in found:
+            found.append(position)
+    return found
+
+
+def expansion_score(board: Board, source: str = "<board>") -> tuple[int, str]:
+    """(points, score-sheet line)."""
+    total = len(clues(board))
+    got = len(collected(board, source))
+    all_of_them = total > 0 and got == total
+    bonus = ALL_CLUES_BONUS if all_of_them else 0
+    extra = f" + {ALL_CLUES_BONUS} (all collected)" if all_of_them else ""
+    return got + bonus, f"{got} of {total} Clues collected{extra}"
+
+
+def _investigator_node(board: Board, graph: RouteGraph, source: str) -> tuple[list[NodeId], str]:
+    """The graph nodes where the Investigator stands, and its place in words ('' if absent)."""
+    value = board.extra(INVESTIGATOR_KEY)
+    if value is None:
+        return [], ""
+    position = key_lines.parse_position(value)
+    if position is not None:
+        return graph.nodes_in(*position), f"row {position[0]}, column {position[1]}"
+    place = key_lines.parse_edge_place(value)
+    if place is None:
+        raise GridError(
+            source,
+            f"bad key line '{INVESTIGATOR_KEY}: {value}': expected a space 'row,col' or an "
+            "Exit place like W3",
+        )
+    (row, col), side = key_lines.edge_place_space(place)
+    exit_ = exit_at(row, col, side)
+    if exit_ is None:
+        raise GridError(
+            source, f"bad key line '{INVESTIGATOR_KEY}: {value}': there is no Exit at {value}"
+        )
+    node = graph.exit_node.get(exit_.index)
+    return ([] if node is None else [node]), exit_.words
+
+
+def find_illegal(board: Board, source: str = "<board>") -> list[Illegal]:
+    """Collected Clues that are not Clues or out of the Investigator's reach; Clues without a
+    route."""
+    found: list[Illegal] = []
+    drawn = set(clues(board))
+    listed = key_lines.positions(board, COLLECTED_KEY, source)
+    for position in listed:
+        if position not in drawn:
+            found.append(Illegal(
+                "clue-missing", "listed as a collected Clue, but no Clue is drawn here",
+                (Place(*position),),
+            ))
+    for position in sorted({p for p in listed if listed.count(p) > 1}):
+        found.append(Illegal("clue-twice", "Clue listed twice as collected", (Place(*position),)))
+    for position in sorted(drawn):
+        if not any(set(piece.kinds) & set(ROUTE_KINDS) for piece in board[position].pieces):
+            found.append(Illegal(
+                "clue-no-route", "a Clue without a route (the die draws a Clue on a route)", (Place(*position),)
+            ))
+    graph = RouteGraph(board)
+    start, where = _investigator_node(board, graph, source)
+    if where:
+        reach = {n for node in start for n in graph.component_of(node)}
+        for position in collected(board, source):
+            if not reach.intersection(graph.nodes_in(*position)):
+                found.append(Illegal(
+                    "clue-unreachable",
+                    f"collected Clue not connected by routes to the Investigator ({where})",
+                    (Place(*position),),
+                ))
+    return found
+
+
+def drawings(board: Board) -> list[Place]:
+    """Spaces with Clues."""
+    return [Place(*position) for position in clues(board)]
+
+
+class InvestigationExpansion(Expansion):
+    """The Investigation expansion for ``score_board``."""
+
+    name = "investigation"
+    title = "Investigation"
+    rounds = 6
+
+    def illegal(self, board: Board, graph: RouteGraph) -> list[Illegal]:
+        return find_illegal(board)
+
+    def score(self, board: Board, graph: RouteGraph, sheet: ScoreSheet) -> ExpansionScore:
+        return ExpansionScore(*expansion_score(board))

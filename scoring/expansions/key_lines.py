@@ -1,0 +1,90 @@
+"""Reading the expansion ``key: value`` lines after a grid's seven rows (docs/NOTATION.md).
+
+Every reader takes the Board and raises ``GridError`` quoting the whole bad line, so a player
+can find it in the file. Spaces are ``row,col`` (0-6); places at the board's edge are a board
+side letter and the row or column along it (``N3`` = above column 3, ``W1`` = left of row 1).
+"""
+
+from __future__ import annotations
+
+from scoring.board import SIZE, Board, GridError, Position
+from scoring.sides import Side
+
+EdgePlace = tuple[Side, int]
+"""A place just outside the grid: the board side and the row (E/W) or column (N/S) along it."""
+
+
+def _bad(source: str, key: str, value: str, why: str) -> GridError:
+    return GridError(source, f"bad key line '{key}: {value}': {why}")
+
+
+def parse_position(text: str) -> Position | None:
+    """``"2,3"`` -> (2, 3); None when ``text`` is not a space on the board."""
+    row, sep, col = text.partition(",")
+    if not sep or not row.strip().isdigit() or not col.strip().isdigit():
+        return None
+    position = int(row), int(col)
+    return position if all(0 <= v < SIZE for v in position) else None
+
+
+def parse_edge_place(text: str) -> EdgePlace | None:
+    """``"N3"`` -> (Side.N, 3); None when ``text`` is not a place at the board's edge."""
+    if len(text) != 2 or text[0] not in "NESW" or not text[1].isdigit():
+        return None
+    along = int(text[1])
+    return (Side[text[0]], along) if along < SIZE else None
+
+
+def edge_place_space(place: EdgePlace) -> tuple[Position, Side]:
+    """The space next to an edge place and its side that faces the place."""
+    side, along = place
+    last = SIZE - 1
+    row = {Side.N: 0, Side.S: last}.get(side, along)
+    col = {Side.W: 0, Side.E: last}.get(side, along)
+    return (row, col), side
+
+
+def positions(board: Board, key: str, source: str = "<board>") -> list[Position]:
+    """The spaces listed on the last ``key:`` line (empty list when there is none)."""
+    value = board.extra(key)
+    return [] if value is None else positions_in(value, key, source)
+
+
+def positions_in(value: str, key: str, source: str = "<board>") -> list[Position]:
+    """The spaces in one ``key: value`` line's value (``row,col`` items)."""
+    found = []
+    for item in value.split():
+        position = parse_position(item)
+        if position is None:
+            raise _bad(source, key, value, f"{item!r} is not a space 'row,col' with 0-6")
+        found.append(position)
+    return found
+
+
+def edge_places(board: Board, key: str, source: str = "<board>") -> list[EdgePlace]:
+    """The edge places on the last ``key:`` line (``N3 W1``...)."""
+    value = board.extra(key)
+    if value is None:
+        return []
+    found = []
+    for item in value.split():
+        place = parse_edge_place(item)
+        if place is None:
+            raise _bad(source, key, value, f"{item!r} is not an edge place like N3 or W1")
+        found.append(place)
+    return found
+
+
+def count(board: Board, key: str, most: int, source: str = "<board>") -> int:
+    """The whole number 0..``most`` on the last ``key:`` line (0 when there is none)."""
+    value = board.extra(key)
+    if value is None:
+        return 0
+    if not value.isdigit() or int(value) > most:
+        raise _bad(source, key, value, f"expected a whole number from 0 to {most}")
+    return int(value)
+
+
+def all_lines(board: Board, key: str) -> list[str]:
+    """The values of every ``key:`` line, in file order (for keys that may repeat)."""
+    return [value for k, value in board.extras if k == key]

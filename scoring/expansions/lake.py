@@ -1,0 +1,110 @@
+"""Lake expansion (Deep Blue, 6 rounds): Smallest Lake, and networks joined through Lakes.
+
+A space's water is a piece whose ends are its lake sides (side kind ``L``); a pier is one piece
+joining route ends to lake sides, like a station. A Lake is a group of such pieces joined
+across lake sides; it scores 1 point per space (piers included) for the Smallest Lake. The
+engine joins networks through Lakes by itself (pieces join across same-kind ends), so routes on
+piers of one Lake share a network. Open lake sides are never Errors; a route end facing a lake
+side (no pier there) is an Error. An empty space with 3 or more sides against open lake sides
+should have been filled with water (``LLLL``) and is reported.
+"""
+
+from __future__ import annotations
+
+from scoring.board import SIZE, Board, Position
+from scoring.expansion_api import Expansion, ExpansionScore
+from scoring.expansions.kind_groups import kind_groups
+from scoring.graph import RouteGraph
+from scoring.results import Illegal, Place, ScoreSheet
+from scoring.sides import HIGHWAY, LAKE, RAILWAY, Side
+from scoring.space import Piece
+
+
+def lake_sizes(graph: RouteGraph) -> list[int]:
+    """The number of spaces of every Lake, in reading order of their first space."""
+    return [len(group.spaces) for group in kind_groups(graph, LAKE)]
+
+
+def expansion_score(board: Board, graph: RouteGraph) -> tuple[int, str]:
+    """(points, score-sheet line): the Smallest Lake's spaces."""
+    sizes = lake_sizes(graph)
+    if not sizes:
+        return 0, "no Lake drawn"
+    listed = ", ".join(str(size) for size in sorted(sizes))
+    return min(sizes), f"Smallest Lake {min(sizes)} spaces (Lakes: {listed})"
+
+
+def _lake_faces() -> frozenset[tuple]:
+    """Every rotation and mirror image of the Lake dice faces plus the full-lake space."""
+    L, H, R = LAKE, HIGHWAY, RAILWAY
+    faces = [
+        (L, None, None, None), (L, L, None, None), (L, L, L, None), (L, L, L, L),
+        (L, None, R, None), (L, None, H, None), (L, L, H, R),
+    ]
+    found = set()
+    for kinds in faces:
+        for mirrored in (kinds, (kinds[0], kinds[3], kinds[2], kinds[1])):
+            for turn in range(4):
+                found.add(Piece(mirrored).turned(turn).kinds)
+    return frozenset(found)
+
+
+LAKE_FACES = _lake_faces()
+
+
+def find_illegal(board: Board, graph: RouteGraph) -> list[Illegal]:
+    """Lake drawings no die face makes, and empty spaces that should be filled with water."""
+    found: list[Illegal] = []
+    for row, col in board.positions():
+        space = board[row, col]
+        lake_pieces = [p for p in space.pieces if p.has_kind(LAKE)]
+        if lake_pieces and (len(space.pieces) != 1 or lake_pieces[0].kinds not in LAKE_FACES):
+            found.append(Illegal(
+                "lake-not-a-face", f"{space.token!r} is not a Lake die face", (Place(row, col),)
+            ))
+        if space.is_empty and len(_lake_facing_sides(board, (row, col))) >= 3:
+            found.append(Illegal(
+                "lake-not-filled",
+                "3 sides face open lake sides: the space should be filled with water (LLLL)",
+                (Place(row, col),),
+            ))
+    return found
+
+
+def _lake_facing_sides(board: Board, position: Position) -> list[Side]:
+    row, col = position
+    facing = []
+    for side in Side:
+        dr, dc = side.delta
+        nr, nc = row + dr, col + dc
+        if 0 <= nr < SIZE and 0 <= nc < SIZE and board[nr, nc].kind_at(side.opposite) == LAKE:
+            facing.append(side)
+    return facing
+
+
+def exempt_end(kind: str) -> bool:
+    """Open lake sides are never Errors."""
+    return kind == LAKE
+
+
+def drawings(board: Board) -> list[Place]:
+    """Spaces holding Lake expansion drawings."""
+    return [
+        Place(r, c) for r, c in board.positions()
+        if any(piece.has_kind(LAKE) for piece in board[r, c].pieces)
+    ]
+
+
+class LakeExpansion(Expansion):
+    """The Lake expansion for ``score_board`` (open lake sides are never Errors)."""
+
+    name = "lake"
+    title = "Lake"
+    rounds = 6
+    error_free_kinds = frozenset({LAKE})
+
+    def illegal(self, board: Board, graph: RouteGraph) -> list[Illegal]:
+        return find_illegal(board, graph)
+
+    def score(self, board: Board, graph: RouteGraph, sheet: ScoreSheet) -> ExpansionScore:
+        return ExpansionScore(*expansion_score(board, graph))

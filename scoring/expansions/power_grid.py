@@ -1,0 +1,159 @@
+"""Power Grid expansion (Electricity, 7 rounds): Exits on the grid times Accumulator charges.
+
+The Accumulator is the centre space, written ``.#`` (an accumulator marker on an otherwise
+empty space). The ``electrified:`` line lists the spaces with a lightning mark, ``charges:``
+the filled circles (0-3). An Exit counts when the space next to it is electrified and joined
+to the Accumulator through orthogonally adjacent electrified spaces. Route ends that face the
+Accumulator are not Errors.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from scoring.board import SIZE, Board, Position
+from scoring.exits import EXITS, Exit
+from scoring.expansion_api import Expansion, ExpansionScore
+from scoring.expansions import key_lines
+from scoring.graph import RouteGraph
+from scoring.results import Illegal, Place, ScoreSheet
+from scoring.sides import ROUTE_KINDS, Side
+
+ACCUMULATOR = "#"
+CENTRE: Position = (3, 3)
+ELECTRIFIED_KEY = "electrified"
+CHARGES_KEY = "charges"
+MAX_CHARGES = 3
+
+
+@dataclass(frozen=True)
+class PowerGrid:
+    """The Accumulator, its charges and the Exits it reaches."""
+
+    accumulator: Position
+    charges: int
+    exits: tuple[Exit, ...]
+
+    @property
+    def points(self) -> int:
+        return len(self.exits) * self.charges
+
+
+def accumulator(board: Board) -> Position | None:
+    """Where the Accumulator is drawn (the first ``#`` in reading order), or None."""
+    return next((p for p in board.positions() if ACCUMULATOR in board[p].markers), None)
+
+
+def _neighbours(position: Position) -> list[Position]:
+    row, col = position
+    found = []
+    for side in Side:
+        nr, nc = row + side.delta[0], col + side.delta[1]
+        if 0 <= nr < SIZE and 0 <= nc < SIZE:
+            found.append((nr, nc))
+    return found
+
+
+def powered_spaces(board: Board, source: str = "<board>") -> set[Position]:
+    """Electrified spaces joined to the Accumulator through electrified spaces."""
+    centre = accumulator(board) or CENTRE
+    electrified = set(key_lines.positions(board, ELECTRIFIED_KEY, source)) - {centre}
+    reached: set[Position] = set()
+    stack = [p for p in _neighbours(centre) if p in electrified]
+    while stack:
+        position = stack.pop()
+        if position in reached:
+            continue
+        reached.add(position)
+        stack.extend(p for p in _neighbours(position) if p in electrified)
+    return reached
+
+
+def power_grid(board: Board, source: str = "<board>") -> PowerGrid:
+    powered = powered_spaces(board, source)
+    exits = tuple(e for e in EXITS if e.position in powered)
+    charges = key_lines.count(board, CHARGES_KEY, MAX_CHARGES, source)
+    return PowerGrid(accumulator(board) or CENTRE, charges, exits)
+
+
+def expansion_score(board: Board, source: str = "<board>") -> tuple[int, str]:
+    """(points, score-sheet line)."""
+    grid = power_grid(board, source)
+    return grid.points, (
+        f"{len(grid.exits)} Exits x {grid.charges} charges"
+    )
+
+
+def exempt_end(board: Board, row: int, col: int, side: Side) -> bool:
+    """A route end facing the Accumulator is not an Error."""
+    centre = accumulator(board) or CENTRE
+    return (row + side.delta[0], col + side.delta[1]) == centre
+
+
+def find_illegal(board: Board, source: str = "<board>") -> list[Illegal]:
+    """A missing or off-centre Accumulator, lightning without a route or on the Accumulator,
+    and charges without a powered space next to the Accumulator."""
+    found: list[Illegal] = []
+    where = accumulator(board)
+    if where is None:
+        found.append(Illegal(
+            "no-accumulator", "no Accumulator drawn (write .# in the centre space)",
+            (Place(*CENTRE),),
+        ))
+    elif where != CENTRE or len([p for p in board.positions() if ACCUMULATOR in board[p].markers]) > 1:
+        found.append(Illegal(
+            "accumulator-place", "the Accumulator is drawn once, in the centre space",
+            tuple(Place(*p) for p in board.positions() if ACCUMULATOR in board[p].markers),
+        ))
+    centre = where or CENTRE
+    listed = key_lines.positions(board, ELECTRIFIED_KEY, source)
+    for position in sorted(set(listed)):
+        if position == centre:
+            found.append(Illegal(
+                "electrified-accumulator", "the Accumulator cannot be electrified",
+                (Place(*position),),
+            ))
+        elif not any(set(p.kinds) & set(ROUTE_KINDS) for p in board[position].pieces):
+            found.append(Illegal(
+                "electrified-no-route", "only spaces with a route can be electrified",
+                (Place(*position),),
+            ))
+        if listed.count(position) > 1:
+            found.append(Illegal(
+                "electrified-twice", "a space can be electrified only once", (Place(*position),)
+            ))
+    charges = key_lines.count(board, CHARGES_KEY, MAX_CHARGES, source)
+    if charges and not powered_spaces(board, source):
+        found.append(Illegal(
+            "charges-unpowered",
+            f"{charges} charges, but no electrified space next to the Accumulator",
+            (Place(*centre),),
+        ))
+    return found
+
+
+def drawings(board: Board) -> list[Place]:
+    """The Accumulator (lightning marks and charges are on key lines)."""
+    return [Place(*p) for p in board.positions() if ACCUMULATOR in board[p].markers]
+
+
+class PowerGridExpansion(Expansion):
+    """The Power Grid expansion for ``score_board``."""
+
+    name = "power-grid"
+    title = "Power Grid"
+    rounds = 7
+
+    def exempt_ends(self, board: Board, graph: RouteGraph) -> set[tuple[int, int, Side]]:
+        return {
+            (row, col, side)
+            for row, col in board.positions()
+            for side in Side
+            if board[row, col].kind_at(side) in ROUTE_KINDS and exempt_end(board, row, col, side)
+        }
+
+    def illegal(self, board: Board, graph: RouteGraph) -> list[Illegal]:
+        return find_illegal(board)
+
+    def score(self, board: Board, graph: RouteGraph, sheet: ScoreSheet) -> ExpansionScore:
+        return ExpansionScore(*expansion_score(board))

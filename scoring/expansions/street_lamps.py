@@ -1,0 +1,125 @@
+"""Street Lamps expansion (Electricity, 6 rounds): 1 point per activated Street Lamp.
+
+A Street Lamp is a highway-only space marked ``*`` (straight, curve, T, crossing, highway over
+highway ``H_H_+_H_H*``, double curve ``HH__+__HH*``). Each Special Route used activates every
+lamp of one row or column; the ``lamps activated:`` line lists the activated lamps. Checked:
+every activated space holds a lamp, and the activated lamps fit in as many rows/columns as
+Special Routes were drawn.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+from scoring.board import SIZE, Board, Position
+from scoring.expansion_api import Expansion, ExpansionScore
+from scoring.expansions import key_lines
+from scoring.graph import RouteGraph
+from scoring.results import Illegal, Place, ScoreSheet
+from scoring.sides import HIGHWAY, ROUTE_KINDS
+
+LAMP = "*"
+KEY = "lamps activated"
+MAX_SPECIALS = 3
+
+
+def lamps(board: Board) -> list[Position]:
+    """Every space with a Street Lamp, in reading order."""
+    return [p for p in board.positions() if LAMP in board[p].markers]
+
+
+def activated(board: Board, source: str = "<board>") -> list[Position]:
+    """Activated spaces that really hold a lamp, each once."""
+    drawn = set(lamps(board))
+    found: list[Position] = []
+    for position in key_lines.positions(board, KEY, source):
+        if position in drawn and position not in found:
+            found.append(position)
+    return found
+
+
+def expansion_score(board: Board, source: str = "<board>") -> tuple[int, str]:
+    """(points, score-sheet line)."""
+    lit = activated(board, source)
+    return len(lit), f"{len(lit)} of {len(lamps(board))} lamps activated"
+
+
+def special_routes(board: Board) -> int:
+    """Spaces drawn with a Special Route: one piece with route ends on all 4 sides, no lamp
+    (a lamp crossing ``HHHH*`` comes from the Street Lamp dice)."""
+    count = 0
+    for position in board.positions():
+        space = board[position]
+        if LAMP in space.markers or len(space.pieces) != 1:
+            continue
+        if all(kind in ROUTE_KINDS for kind in space.pieces[0].kinds):
+            count += 1
+    return count
+
+
+def lines_needed(positions: list[Position]) -> int:
+    """The fewest rows/columns that hold all ``positions`` (MAX_SPECIALS + 1 if more)."""
+    if not positions:
+        return 0
+    lines = [("row", i) for i in range(SIZE)] + [("col", i) for i in range(SIZE)]
+    for size in range(1, MAX_SPECIALS + 1):
+        for chosen in combinations(lines, size):
+            rows = {i for what, i in chosen if what == "row"}
+            cols = {i for what, i in chosen if what == "col"}
+            if all(r in rows or c in cols for r, c in positions):
+                return size
+    return MAX_SPECIALS + 1
+
+
+def find_illegal(board: Board, source: str = "<board>") -> list[Illegal]:
+    """Activations without a lamp, lamps off the highway, more rows/columns than Specials."""
+    found: list[Illegal] = []
+    drawn = set(lamps(board))
+    listed = key_lines.positions(board, KEY, source)
+    for position in listed:
+        if position not in drawn:
+            found.append(Illegal(
+                "lamp-missing", "listed as an activated lamp, but no Street Lamp is drawn here",
+                (Place(*position),),
+            ))
+    for position in sorted({p for p in listed if listed.count(p) > 1}):
+        found.append(Illegal(
+            "lamp-twice", "a Street Lamp can be activated only once", (Place(*position),)
+        ))
+    for position in sorted(drawn):
+        kinds = {k for piece in board[position].pieces for k in piece.kinds if k is not None}
+        if kinds != {HIGHWAY}:
+            found.append(Illegal(
+                "lamp-not-highway", "a Street Lamp is drawn only on highway-only pieces",
+                (Place(*position),),
+            ))
+    lit = activated(board, source)
+    needed, specials = lines_needed(lit), min(special_routes(board), MAX_SPECIALS)
+    if needed > specials:
+        more = "more than 3" if needed > MAX_SPECIALS else str(needed)
+        found.append(Illegal(
+            "lamps-not-earned",
+            f"the activated lamps need {more} rows/columns, but only {specials} Special "
+            "Routes were drawn (each activates one row or column)",
+            tuple(Place(*p) for p in lit),
+        ))
+    return found
+
+
+def drawings(board: Board) -> list[Place]:
+    """Spaces with Street Lamps."""
+    return [Place(*position) for position in lamps(board)]
+
+
+class StreetLampsExpansion(Expansion):
+    """The Street Lamps expansion for ``score_board``."""
+
+    name = "street-lamps"
+    title = "Street Lamps"
+    rounds = 6
+
+    def illegal(self, board: Board, graph: RouteGraph) -> list[Illegal]:
+        return find_illegal(board)
+
+    def score(self, board: Board, graph: RouteGraph, sheet: ScoreSheet) -> ExpansionScore:
+        return ExpansionScore(*expansion_score(board))

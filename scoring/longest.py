@@ -1,0 +1,242 @@
+"""Longest Highway / Longest Railway: the longest simple path of joined spaces of one kind.
+
+RULINGS.md: a path counts spaces, each at most once; it passes through a station along sides
+of its own kind; Exits are not spaces; a lone space with that kind counts 1. The option
+``reentrant=True`` is the variant of some digital versions: a path may re-enter a space by
+another piece of it, and a path that closes a loop back to its first piece counts that space
+again (+1).
+
+Longest simple path is NP-hard in general, but boards are small: a depth-first search over
+bitmasks with strong pruning (the spaces still reachable from the path's end bound what it can
+add; on a grid the colours of a chequerboard must alternate along a path; moves to the
+neighbour with the fewest onward moves are tried first, so full-cover paths are found at once).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from scoring.board import Position
+from scoring.graph import NodeId, RouteGraph
+
+
+@dataclass(frozen=True)
+class Route:
+    """One longest route: its ``length`` in counted spaces and its spaces in path order."""
+
+    length: int
+    spaces: tuple[Position, ...]
+
+
+_MAX_MEMO = 200_000
+"""Most (piece, visited) states remembered, to bound memory on pathological boards."""
+
+
+class _Found(Exception):
+    """Raised to stop the search once a path reaches the best possible length."""
+
+
+def _bits(mask: int):
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+class _Search:
+    def __init__(self, graph: RouteGraph, kind: str, reentrant: bool) -> None:
+        self.reentrant = reentrant
+        self.ids: list[NodeId] = [
+            n for n in graph.piece_nodes() if graph.nodes[n].piece.has_kind(kind)  # type: ignore
+        ]
+        local = {node: i for i, node in enumerate(self.ids)}
+        self.positions: list[Position] = [graph.nodes[n].position for n in self.ids]  # type: ignore
+        n = len(self.ids)
+        self.neighbours = [0] * n
+        for i, node in enumerate(self.ids):
+            for other in graph.route_neighbours(node, kind):
+                j = local.get(other)
+                if j is not None and j != i:
+                    self.neighbours[i] |= 1 << j
+        # visiting a node blocks: its whole space (default) or only itself (re-entering)
+        self.blocks = [1 << i for i in range(n)]
+        if not reentrant:
+            by_space: dict[Position, int] = {}
+            for i, position in enumerate(self.positions):
+                by_space[position] = by_space.get(position, 0) | 1 << i
+            self.blocks = [by_space[position] for position in self.positions]
+        self.colours = [(r + c) % 2 for r, c in self.positions]
+        self.colour_masks = [0, 0]
+        for i, colour in enumerate(self.colours):
+            self.colour_masks[colour] |= 1 << i
+        self.bipartite = all(
+            not self.neighbours[i] & self.colour_masks[self.colours[i]] for i in range(n)
+        )
+        self.seen: set[tuple[int, int, int]] = set()
+        self.best: list[int] = []
+        self.best_length = 0
+
+    # -- bounds -------------------------------------------------------------------------
+    def _reach(self, start_mask: int, blocked: int) -> int:
+        seen = frontier = start_mask & ~blocked
+        while frontier:
+            new = 0
+            for i in _bits(frontier):
+                new |= self.neighbours[i]
+            frontier = new & ~blocked & ~seen
+            seen |= frontier
+        return seen
+
+    def _extra_bound(self, current: int, reach: int) -> int:
+        """Most nodes a path from ``current`` can still add inside ``reach``."""
+        count = self._chain_bound(current, reach)
+        if self.bipartite:
+            other = (reach & self.colour_masks[1 - self.colours[current]]).bit_count()
+            same = (reach & self.colour_masks[self.colours[current]]).bit_count()
+            count = min(count, 2 * same + 1 if other > same else 2 * other)
+        return count
+
+    def _chain_bound(self, root: int, reach: int) -> int:
+        """Most nodes a simple path from ``root`` can add inside ``reach``.
+
+        A simple path walks a chain of biconnected blocks of ``reach`` + root: once it leaves a
+        block through a cut vertex it never comes back. So the bound is the heaviest chain of
+        blocks in the block-cut tree from the root (Tarjan's algorithm, iterative).
+        """
+        allowed = reach | 1 << root
+        neighbours = self.neighbours
+        order = {root: 0}
+        low = {root: 0}
+        best_below: dict[int, int] = {}
+        stack = [root]
+        work = [(root, neighbours[root] & allowed)]
+        while work:
+            vertex, todo = work[-1]
+            if todo:
+                low_bit = todo & -todo
+                work[-1] = (vertex, todo ^ low_bit)
+                nxt = low_bit.bit_length() - 1
+                if nxt in order:
+                    if order[nxt] < low[vertex]:
+                        low[vertex] = order[nxt]
+                    continue
+                order[nxt] = low[nxt] = len(order)
+                stack.append(nxt)
+                work.append((nxt, neighbours[nxt] & allowed))
+                continue
+            work.pop()
+            if not work:
+                break
+            parent = work[-1][0]
+            if low[vertex] < low[parent]:
+                low[parent] = low[vertex]
+            if low[vertex] >= order[parent]:
+                # a block hangs below ``parent``: pop it and weigh its heaviest continuation
+                members = []
+                while True:
+                    member = stack.pop()
+                    members.append(member)
+                    if member == vertex:
+                        break
+                value = self._block_value(parent, members, best_below)
+                if value > best_below.get(parent, 0):
+                    best_below[parent] = value
+        return best_below.get(root, 0)
+
+    def _block_value(self, entry: int, members: list[int], best_below: dict[int, int]) -> int:
+        """Most nodes a path entering a block at ``entry`` adds in it and below it.
+
+        ``members`` are the block's other nodes. On a chequerboard (bipartite) graph a path
+        alternates colours, which bounds how much of the block it can cover between two nodes.
+        """
+        size = len(members)
+        if not self.bipartite:
+            return size + max((best_below.get(m, 0) for m in members), default=0)
+        colours = self.colours
+        mine = colours[entry]
+        same = 1 + sum(1 for m in members if colours[m] == mine)
+        other = size + 1 - same
+        value = (2 * same if other >= same else 2 * other + 1) - 1
+        for member in members:
+            below = best_below.get(member, 0)
+            if below:
+                if colours[member] == mine:
+                    through = 2 * min(same - 1, other) + 1
+                else:
+                    through = 2 * min(same, other)
+                value = max(value, through - 1 + below)
+        return value
+
+    def _loop_bound(self, on_path: int, reach: int) -> int:
+        """Most a closed loop (re-entering its first space) can count, path + reach together."""
+        nodes = on_path | reach
+        count = nodes.bit_count()
+        if self.bipartite:
+            count = 2 * min((nodes & m).bit_count() for m in self.colour_masks)
+        return count + 1
+
+    # -- search -------------------------------------------------------------------------
+    def _record(self, path: list[int], length: int) -> None:
+        if length > self.best_length:
+            self.best_length = length
+            self.best = list(path)
+            if length >= self.target:
+                raise _Found
+
+    def _dfs(self, current: int, blocked: int, path: list[int], on_path: int) -> None:
+        length = len(path)
+        self._record(path, length)
+        candidates = self.neighbours[current] & ~blocked
+        if self.reentrant and length >= 3 and self.neighbours[current] >> path[0] & 1:
+            self._record(path + [path[0]], length + 1)
+        if not candidates:
+            return
+        state = (current, blocked, path[0] if self.reentrant else 0)
+        if state in self.seen:
+            return  # the same spaces, ending at the same piece, were searched already
+        if len(self.seen) < _MAX_MEMO:
+            self.seen.add(state)
+        reach = self._reach(candidates, blocked)
+        bound = length + self._extra_bound(current, reach)
+        if self.reentrant:
+            bound = max(bound, self._loop_bound(on_path, reach))
+        if bound <= self.best_length:
+            return
+        order = sorted(
+            _bits(candidates),
+            key=lambda j: (self.neighbours[j] & ~(blocked | self.blocks[j])).bit_count(),
+        )
+        for j in order:
+            path.append(j)
+            self._dfs(j, blocked | self.blocks[j], path, on_path | 1 << j)
+            path.pop()
+
+    def run(self) -> Route:
+        remaining = (1 << len(self.ids)) - 1
+        components = []
+        while remaining:
+            first = (remaining & -remaining).bit_length() - 1
+            component = self._reach(1 << first, 0) | 1 << first
+            components.append(component)
+            remaining &= ~component
+        for component in sorted(components, key=lambda m: -m.bit_count()):
+            spaces = len({self.positions[i] for i in _bits(component)})
+            if self.reentrant:
+                self.target = self._loop_bound(component, 0)
+                self.target = max(self.target, component.bit_count())
+            else:
+                self.target = spaces
+            if self.target <= self.best_length:
+                continue
+            starts = sorted(_bits(component), key=lambda i: self.neighbours[i].bit_count())
+            try:
+                for start in starts:
+                    self._dfs(start, self.blocks[start], [start], 1 << start)
+            except _Found:
+                pass
+        return Route(self.best_length, tuple(self.positions[i] for i in self.best))
+
+
+def longest_route(graph: RouteGraph, kind: str, *, reentrant: bool = False) -> Route:
+    """The longest route of ``kind`` (``"H"``, ``"R"``, or an expansion's kind such as a river)."""
+    return _Search(graph, kind, reentrant).run()

@@ -1,0 +1,81 @@
+"""Time ``score_board`` on thousands of random boards and on the worst cases we know.
+
+    .venv/bin/python scripts/bench_scoring.py [--boards 5000] [--seed 1] [--reentrant]
+
+Prints median and maximum milliseconds per board for each family of boards. Targets
+(issue 2): median <= 1 ms, any board <= 100 ms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import random
+import statistics
+import time
+
+from scoring.board import Board
+from scoring.engine import score_board
+from scoring.space import parse_token
+
+BASE_TOKENS = [t for t in ("".join(p) for p in itertools.product("HR_", repeat=4))
+               if t != "____"] + ["HRHRo", "RHRHo"]
+DICE_TOKENS = ["H_H_", "HH__", "HHH_", "R_R_", "RR__", "RRR_", "HRHRo", "H_R_", "HR__", "H__R"]
+CROSSINGS = ["HHHH", "HHHH", "HHHH", "HHH_", "HH__", "H_H_"]
+
+
+def rotated(rng: random.Random, token: str):
+    return parse_token(token).turned(rng.randrange(4))
+
+
+def random_board(rng: random.Random, tokens: list[str], fill: float) -> Board:
+    return Board(tuple(tuple(
+        rotated(rng, rng.choice(tokens)) if rng.random() < fill else parse_token(".")
+        for _ in range(7)) for _ in range(7)))
+
+
+def crossings_with_holes(rng: random.Random) -> Board:
+    holes = {(rng.randrange(7), rng.randrange(7)) for _ in range(rng.randint(0, 8))}
+    return Board(tuple(tuple(parse_token("." if (r, c) in holes else "HHHH")
+                             for c in range(7)) for r in range(7)))
+
+
+def families(rng: random.Random, count: int) -> dict[str, list[Board]]:
+    return {
+        "random tokens, random fill": [random_board(rng, BASE_TOKENS, rng.random())
+                                       for _ in range(count)],
+        "dice pieces, 31 spaces (a real game)": [random_board(rng, DICE_TOKENS, 31 / 49)
+                                                 for _ in range(count)],
+        "dense crossings and Ts": [random_board(rng, CROSSINGS, 1.0)
+                                   for _ in range(max(count // 10, 20))],
+        "crossings with 0-8 holes": [crossings_with_holes(rng)
+                                     for _ in range(max(count // 10, 20))],
+        "full boards (HHHH, RRRR, HRHR)": [Board.from_tokens([[t] * 7] * 7)
+                                           for t in ("HHHH", "RRRR", "HRHR")],
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--boards", type=int, default=5000)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--reentrant", action="store_true",
+                        help="time the re-entering Longest Route variant instead")
+    args = parser.parse_args()
+    rng = random.Random(args.seed)
+    print(f"{'family':<40}{'boards':>8}{'median ms':>11}{'max ms':>9}")
+    everything = []
+    for name, boards in families(rng, args.boards).items():
+        times = []
+        for board in boards:
+            start = time.perf_counter()
+            score_board(board, reentrant_longest=args.reentrant)
+            times.append((time.perf_counter() - start) * 1000)
+        everything += times
+        print(f"{name:<40}{len(times):>8}{statistics.median(times):>11.3f}{max(times):>9.1f}")
+    print(f"{'all':<40}{len(everything):>8}{statistics.median(everything):>11.3f}"
+          f"{max(everything):>9.1f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,68 @@
+"""Render N random photos and tile them as thumbnails into one image, to eyeball variety.
+
+python scripts/contact_sheet.py --out sheet.jpg --n 12 --seed 0 [--corners] [--megapixels 2]
+"""
+
+from __future__ import annotations
+
+import math
+
+import click
+import cv2
+import numpy as np
+
+from vision.render import render_photo, sample_grid
+
+
+@click.command()
+@click.option("--out", "out_path", required=True, type=click.Path(dir_okay=False))
+@click.option("--n", default=12, show_default=True, type=click.IntRange(1, 200))
+@click.option("--seed", default=0, show_default=True, type=int)
+@click.option(
+    "--megapixels",
+    default=2.0,
+    show_default=True,
+    type=float,
+    help="photo size to render (thumbnails are the same size whatever this is)",
+)
+@click.option("--thumb", default=400, show_default=True, type=int, help="thumbnail side, px")
+@click.option("--corners/--no-corners", default=False, help="outline the recorded lattice corners")
+def main(out_path: str, n: int, seed: int, megapixels: float, thumb: int, corners: bool) -> None:
+    cv2.setNumThreads(1)
+    cols = math.ceil(math.sqrt(n))
+    rows = math.ceil(n / cols)
+    sheet = np.full((rows * thumb, cols * thumb, 3), 255, np.uint8)
+    for i in range(n):
+        photo_seed = seed * 1000 + i
+        grid = sample_grid(np.random.default_rng(photo_seed))
+        photo = render_photo(grid, seed=photo_seed, megapixels=megapixels)
+        img = photo.image
+        if corners:
+            img = img.copy()
+            pts = np.round(photo.corners).astype(np.int32)
+            cv2.polylines(img, [pts], True, (0, 0, 255), max(2, img.shape[1] // 400), cv2.LINE_AA)
+            cv2.circle(img, tuple(pts[0]), max(4, img.shape[1] // 150), (0, 255, 0), -1)
+        h, w = img.shape[:2]
+        f = thumb / max(h, w)
+        small = cv2.resize(img, (int(w * f), int(h * f)), interpolation=cv2.INTER_AREA)
+        r, c = divmod(i, cols)
+        y, x = r * thumb + (thumb - small.shape[0]) // 2, c * thumb + (thumb - small.shape[1]) // 2
+        sheet[y : y + small.shape[0], x : x + small.shape[1]] = small
+        label = f"{photo_seed} t{photo.conditions['tilt']:.0f} r{photo.conditions['rotation']:.0f}"
+        cv2.putText(
+            sheet,
+            label,
+            (c * thumb + 4, r * thumb + 14),
+            cv2.FONT_HERSHEY_SIMPLEX,
+            0.45,
+            (0, 0, 255),
+            1,
+            cv2.LINE_AA,
+        )
+    if not cv2.imwrite(out_path, sheet):
+        raise click.ClickException(f"{out_path}: could not write image")
+    click.echo(f"wrote {out_path} ({n} photos, seed {seed})")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,97 @@
+"""Render training boards and straighten them: the classifier's (and orienter's) training data.
+
+    nice -n 10 .venv/bin/python scripts/generate_dataset.py --n 2000 --seed 1000000 \
+        --out data/boards_v1
+
+Each photo comes from ``vision.render`` (a random board from ``sample_grid``, random
+conditions), is straightened with its true corners plus a small random error (the locator is
+never exact), and stored as flat-fielded ink darkness exactly as inference computes it:
+
+- ``boards``: (N, S, S) uint8, the lattice at ``cell_px`` per space with ``pad_px`` around;
+- ``wide``: (N, W, W) uint8, a small view with 2.5 spaces of margin (for the orienter);
+- ``labels``: (N, 7, 7) class indices (vision.model_meta.CLASSES; -1 for other tokens).
+
+Written in parts of ``--part-size`` photos, so an interrupted run keeps what it made.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from multiprocessing import Pool
+from pathlib import Path
+
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+
+import cv2  # noqa: E402
+import numpy as np  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from vision.crops import ink_darkness  # noqa: E402
+from vision.model_meta import CLASSES  # noqa: E402
+from vision.orient import WIDE_BOARD  # noqa: E402
+from vision.rectify import CanonicalBoard, warp_board  # noqa: E402
+from vision.render import render_photo, sample_grid  # noqa: E402
+
+DATA_VERSION = "v1"
+BOARD = CanonicalBoard(cell_px=32, pad_px=16)
+CORNER_JITTER = 0.04  # sigma of the simulated locator error, in spaces
+_INDEX = {tok: i for i, tok in enumerate(CLASSES)}
+
+
+def make_sample(seed: int, mp_range: tuple[float, float]) -> tuple[np.ndarray, np.ndarray,
+                                                                   np.ndarray]:
+    """One rendered photo -> (board darkness, wide darkness, 7x7 labels)."""
+    rng = np.random.default_rng([seed, 77])
+    grid = sample_grid(rng)
+    photo = render_photo(grid, seed=seed, megapixels=float(rng.uniform(*mp_range)))
+    corners = photo.corners.astype(np.float64)
+    cell = np.linalg.norm(corners[1] - corners[0]) / 7
+    corners = corners + rng.normal(0, CORNER_JITTER * cell, corners.shape)
+    flat = warp_board(photo.image, corners, BOARD)
+    wide = warp_board(photo.image, corners, WIDE_BOARD)
+    labels = np.array([[_INDEX.get(tok, -1) for tok in row] for row in photo.grid], np.int16)
+    return (ink_darkness(flat, BOARD.cell_px), ink_darkness(wide, WIDE_BOARD.cell_px), labels)
+
+
+def _worker(args: tuple[int, tuple[float, float]]):
+    cv2.setNumThreads(1)
+    return make_sample(*args)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--n", type=int, default=2000)
+    parser.add_argument("--seed", type=int, default=1_000_000,
+                        help="photo seeds are seed, seed+1, ... (keep apart from evaluation)")
+    parser.add_argument("--out", type=Path, default=Path("data/boards_v1"))
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--part-size", type=int, default=250)
+    parser.add_argument("--mp-min", type=float, default=1.0)
+    parser.add_argument("--mp-max", type=float, default=2.5)
+    args = parser.parse_args(argv)
+
+    args.out.mkdir(parents=True, exist_ok=True)
+    start = time.time()
+    with Pool(args.workers) as pool:
+        for part, first in enumerate(range(0, args.n, args.part_size)):
+            path = args.out / f"part{part:03d}.npz"
+            if path.exists():
+                print(f"{path} exists, skipped", flush=True)
+                continue
+            seeds = range(args.seed + first, args.seed + min(first + args.part_size, args.n))
+            results = pool.map(_worker, [(s, (args.mp_min, args.mp_max)) for s in seeds])
+            boards, wide, labels = (np.stack(x) for x in zip(*results))
+            np.savez(path, boards=boards, wide=wide, labels=labels, cell_px=BOARD.cell_px,
+                     pad_px=BOARD.pad_px, data_version=DATA_VERSION,
+                     seeds=np.array(list(seeds)))
+            print(f"{path}: {len(seeds)} photos, {time.time() - start:.0f}s", flush=True)
+    print(f"done: {args.n} photos in {time.time() - start:.0f}s")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

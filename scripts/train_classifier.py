@@ -1,0 +1,315 @@
+"""Train the space classifier on straightened boards from generate_dataset.py; export ONNX.
+
+    nice -n 10 .venv/bin/python scripts/train_classifier.py --data data/boards_v1.npz \
+        --epochs 8 --out models
+
+Each board sample is a flat-fielded, straightened board (see vision/crops.py) and its 7 x 7
+class indices. Crops are cut with a little extra border and re-cut at a random offset (the
+locator is never pixel-exact), then turned/mirrored at random with their labels mapped
+accordingly (x8 dihedral augmentation), and their contrast is jittered. After every epoch the
+model is exported to ONNX with its metadata, so a partial run still leaves a usable model.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import torch
+from torch import nn
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from vision.crops import space_crops  # noqa: E402
+from vision.model_meta import (CLASSES, META_FILE, MODEL_FILE, ModelMeta,  # noqa: E402
+                               mirror_index_map, rotation_index_map)
+from vision.rectify import CanonicalBoard  # noqa: E402
+
+MEAN, STD = 0.08, 0.2  # input = (darkness / 255 - MEAN) / STD
+JITTER_PX = 3  # extra border cut around each crop for random re-cropping
+
+
+class CellNet(nn.Module):
+    """A small CNN: 4 conv stages, then a linear layer on the 3 x 3 x C map.
+
+    The classifier keeps spatial layout to the end (no global pooling): which sides a stroke
+    reaches is exactly what tells the rotations apart.
+    """
+
+    def __init__(self, n_classes: int = len(CLASSES), width: int = 24) -> None:
+        super().__init__()
+
+        def block(cin: int, cout: int) -> list[nn.Module]:
+            return [nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout),
+                    nn.ReLU(inplace=True)]
+
+        w = width
+        self.features = nn.Sequential(
+            *block(1, w), nn.MaxPool2d(2),                       # 48 -> 24
+            *block(w, 2 * w), *block(2 * w, 2 * w), nn.MaxPool2d(2),  # -> 12
+            *block(2 * w, 4 * w), *block(4 * w, 4 * w), nn.MaxPool2d(2),  # -> 6
+            *block(4 * w, 4 * w), nn.MaxPool2d(2),               # -> 3
+        )
+        self.head = nn.Sequential(nn.Flatten(), nn.Dropout(0.2),
+                                  nn.Linear(4 * w * 9, n_classes))
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.head(self.features(x))
+
+
+class OrienterNet(nn.Module):
+    """A tiny CNN on the wide straightened view: which quarter turn is the board's top."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        layers: list[nn.Module] = []
+        for cin, cout in ((1, 8), (8, 16), (16, 32), (32, 32)):
+            layers += [nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout),
+                       nn.ReLU(inplace=True), nn.MaxPool2d(2)]
+        self.features = nn.Sequential(*layers)
+        self.head = nn.Sequential(nn.Flatten(), nn.Dropout(0.3), nn.Linear(32 * 6 * 6, 4))
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.head(self.features(x))
+
+
+def train_orienter(wide: np.ndarray, out: Path, seed: int, epochs: int,
+                   val_fraction: float) -> None:
+    """Train and export the orienter on wide views (upright); labels from random turns."""
+    torch.manual_seed(seed)
+    rng = np.random.default_rng(seed + 1)
+    n_val = max(1, int(len(wide) * val_fraction))
+    train, val = wide[:-n_val], wide[-n_val:]
+    size = wide.shape[1]
+
+    def batch(views: np.ndarray, turns: np.ndarray, jitter: bool):
+        x = np.stack([np.rot90(v, k=-int(k)) for v, k in zip(views, turns)]).astype(np.float32)
+        if jitter:
+            x *= rng.uniform(0.6, 1.4, size=(len(x), 1, 1)).astype(np.float32)
+            shift = rng.integers(-3, 4, size=2)
+            x = np.roll(x, tuple(shift), axis=(1, 2))
+        x = (np.clip(x / 255.0, 0, 1) - MEAN) / STD
+        return torch.from_numpy(x[:, None].astype(np.float32)), torch.from_numpy(turns)
+
+    model = OrienterNet()
+    opt = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=1e-4)
+    loss_fn = nn.CrossEntropyLoss()
+    val_turns = np.arange(len(val)) % 4
+    acc = 0.0
+    for epoch in range(epochs):
+        model.train()
+        order = rng.permutation(len(train))
+        for b in range(0, len(order) - 63, 64):
+            idx = order[b:b + 64]
+            x, y = batch(train[idx], rng.integers(0, 4, size=len(idx)), True)
+            loss = loss_fn(model(x), y)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+        model.eval()
+        with torch.no_grad():
+            x, y = batch(val, val_turns, False)
+            acc = float((model(x).argmax(1) == y).float().mean())
+        print(f"orienter epoch {epoch + 1}: val acc {acc:.4f}", flush=True)
+    model.eval()
+    torch.onnx.export(model, (torch.zeros(1, 1, size, size),), str(out / "board_orienter.onnx"),
+                      input_names=["view"], output_names=["logits"], opset_version=17,
+                      dynamo=False)
+    meta = {"input_name": "view", "input_size": size, "mean": MEAN, "std": STD,
+            "classes": "clockwise quarter turns of the view relative to the upright board",
+            "view": "vision.orient.WIDE_BOARD, ink darkness", "training_seed": seed,
+            "n_training_views": int(len(train)), "validation_accuracy": round(acc, 4),
+            "date": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")}
+    (out / "board_orienter.json").write_text(json.dumps(meta, indent=1) + "\n")
+
+
+def load_boards(paths: list[Path]) -> tuple[np.ndarray, np.ndarray, dict]:
+    """Concatenate datasets: boards (N, S, S) uint8, labels (N, 7, 7) int, and their info
+    (cell_px, pad_px, data_version, and the wide views for the orienter)."""
+    boards, labels, wide, info = [], [], [], {}
+    for path in paths:
+        with np.load(path, allow_pickle=False) as data:
+            boards.append(data["boards"])
+            labels.append(data["labels"])
+            wide.append(data["wide"])
+            info = {k: data[k].item() for k in ("cell_px", "pad_px", "data_version")}
+    info["wide"] = np.concatenate(wide)
+    return np.concatenate(boards), np.concatenate(labels), info
+
+
+def cut_crops(boards: np.ndarray, labels: np.ndarray, cell_px: int, pad_px: int,
+              margin_px: int) -> tuple[np.ndarray, np.ndarray]:
+    """All crops with JITTER_PX extra border: (N*49, S+2J, S+2J) uint8 and (N*49,) labels."""
+    board = CanonicalBoard(cell_px=cell_px, pad_px=pad_px)
+    crops = np.concatenate([space_crops(b, board, margin_px + JITTER_PX) for b in boards])
+    flat = labels.reshape(-1).astype(np.int64)
+    known = flat >= 0  # tokens outside the 51 classes (odd drawings) are left out
+    return crops[known], flat[known]
+
+
+class Augmenter:
+    """Random offset re-crop, dihedral turn/mirror with label mapping, contrast jitter."""
+
+    def __init__(self, size: int, seed: int) -> None:
+        self.size = size
+        self.rng = np.random.default_rng(seed)
+        self.rot = [np.array(rotation_index_map(k)) for k in range(4)]
+        self.mirror = np.array(mirror_index_map())
+
+    def __call__(self, crops: np.ndarray, labels: np.ndarray) -> tuple[torch.Tensor, torch.Tensor]:
+        n, s = len(crops), self.size
+        dx, dy = self.rng.integers(0, 2 * JITTER_PX + 1, size=(2, n))
+        out = np.empty((n, s, s), dtype=np.float32)
+        labels = labels.copy()
+        turns = self.rng.integers(0, 4, size=n)
+        flips = self.rng.random(n) < 0.5
+        for i in range(n):
+            img = crops[i, dy[i]:dy[i] + s, dx[i]:dx[i] + s]
+            if flips[i]:
+                img = img[:, ::-1]
+                labels[i] = self.mirror[labels[i]]
+            img = np.rot90(img, k=-int(turns[i]))  # clockwise
+            labels[i] = self.rot[turns[i]][labels[i]]
+            out[i] = img
+        gain = self.rng.uniform(0.6, 1.4, size=(n, 1, 1)).astype(np.float32)
+        out = out * gain / 255.0
+        out += self.rng.normal(0, 0.02, size=out.shape).astype(np.float32)
+        out = (np.clip(out, 0, 1) - MEAN) / STD
+        return torch.from_numpy(out[:, None]), torch.from_numpy(labels)
+
+
+def centre_batch(crops: np.ndarray) -> torch.Tensor:
+    """Un-augmented network input: the centre cut of jittered crops."""
+    j = JITTER_PX
+    x = crops[:, j:-j, j:-j].astype(np.float32) / 255.0
+    return torch.from_numpy(((x - MEAN) / STD)[:, None])
+
+
+def evaluate(model: nn.Module, crops: np.ndarray, labels: np.ndarray) -> tuple[float, np.ndarray]:
+    """Accuracy and logits on un-augmented crops."""
+    model.eval()
+    logits = []
+    with torch.no_grad():
+        for i in range(0, len(crops), 1024):
+            logits.append(model(centre_batch(crops[i:i + 1024])))
+    logits = torch.cat(logits).numpy()
+    return float((logits.argmax(1) == labels).mean()), logits
+
+
+def fit_temperature(logits: np.ndarray, labels: np.ndarray) -> float:
+    """The softmax temperature minimising validation negative log-likelihood."""
+    best_t, best_nll = 1.0, np.inf
+    for t in np.exp(np.linspace(np.log(0.5), np.log(5.0), 40)):
+        z = logits / t
+        z = z - z.max(1, keepdims=True)
+        nll = -(z[np.arange(len(z)), labels] - np.log(np.exp(z).sum(1))).mean()
+        if nll < best_nll:
+            best_t, best_nll = float(t), nll
+    return best_t
+
+
+def export_onnx(model: nn.Module, size: int, path: Path) -> None:
+    """Export with a dynamic batch axis (one call classifies all 49 crops)."""
+    model.eval()
+    dummy = torch.zeros(2, 1, size, size)
+    torch.onnx.export(model, (dummy,), str(path), input_names=["crops"],
+                      output_names=["logits"], dynamic_axes={"crops": {0: "batch"},
+                                                             "logits": {0: "batch"}},
+                      opset_version=17, dynamo=False)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--data", type=Path, nargs="+", required=True)
+    parser.add_argument("--out", type=Path, default=Path("models"))
+    parser.add_argument("--epochs", type=int, default=8)
+    parser.add_argument("--batch", type=int, default=256)
+    parser.add_argument("--lr", type=float, default=3e-3)
+    parser.add_argument("--width", type=int, default=24)
+    parser.add_argument("--margin", type=int, default=8, help="crop context, canonical px")
+    parser.add_argument("--seed", type=int, default=20261129)
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--val-fraction", type=float, default=0.05)
+    parser.add_argument("--max-minutes", type=float, default=0, help="stop after this (0: no)")
+    parser.add_argument("--orienter-epochs", type=int, default=12,
+                        help="epochs for the board orienter (0: do not train it)")
+    args = parser.parse_args(argv)
+
+    start = time.time()
+    torch.manual_seed(args.seed)
+    torch.set_num_threads(args.threads)
+    boards, labels, info = load_boards(args.data)
+    n_val = max(1, int(len(boards) * args.val_fraction))
+    args.out.mkdir(parents=True, exist_ok=True)
+    if args.orienter_epochs:
+        train_orienter(info["wide"], args.out, args.seed, args.orienter_epochs,
+                       args.val_fraction)
+    split = len(boards) - n_val
+    cut = dict(cell_px=info["cell_px"], pad_px=info["pad_px"], margin_px=args.margin)
+    train_x, train_y = cut_crops(boards[:split], labels[:split], **cut)
+    val_x, val_y = cut_crops(boards[split:], labels[split:], **cut)
+    del boards
+    size = info["cell_px"] + 2 * args.margin
+    print(f"{len(train_y)} training crops, {len(val_y)} validation crops, input {size}px",
+          flush=True)
+
+    model = CellNet(width=args.width)
+    opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
+    steps = args.epochs * (len(train_y) // args.batch)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=args.lr, total_steps=max(steps, 1),
+                                                pct_start=0.15)
+    augment = Augmenter(size, args.seed)
+    loss_fn = nn.CrossEntropyLoss(label_smoothing=0.02)
+    rng = np.random.default_rng(args.seed)
+    args.out.mkdir(parents=True, exist_ok=True)
+    step = 0
+    for epoch in range(args.epochs):
+        model.train()
+        order = rng.permutation(len(train_y))
+        t0, total = time.time(), 0.0
+        for b in range(len(train_y) // args.batch):
+            idx = np.sort(order[b * args.batch:(b + 1) * args.batch])
+            x, y = augment(train_x[idx], train_y[idx])
+            loss = loss_fn(model(x), y)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            if step < steps:
+                sched.step()
+            step += 1
+            total += loss.item()
+            if args.max_minutes and time.time() - start > args.max_minutes * 60:
+                break
+        acc, logits = evaluate(model, val_x, val_y)
+        temperature = fit_temperature(logits, val_y)
+        print(f"epoch {epoch + 1}: loss {total / max(b + 1, 1):.4f}  val acc {acc:.5f}  "
+              f"T {temperature:.2f}  ({time.time() - t0:.0f}s)", flush=True)
+        export_onnx(model, size, args.out / MODEL_FILE)
+        torch.save(model.state_dict(), args.out / "cell_classifier.pt")
+        ModelMeta(
+            classes=list(CLASSES), input_size=size, channels=1, cell_px=info["cell_px"],
+            margin_px=args.margin, pad_px=info["pad_px"],
+            normalisation="x = (ink_darkness / 255 - mean) / std; ink_darkness from "
+                          "vision.crops.ink_darkness on the straightened board",
+            mean=MEAN, std=STD, temperature=temperature, training_seed=args.seed,
+            data_version=str(info["data_version"]), n_training_samples=int(len(train_y)),
+            training_seconds=round(time.time() - start, 1),
+            date=dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
+            accuracy={"validation_space_accuracy": round(acc, 5),
+                      "validation_crops": int(len(val_y)), "epochs_done": epoch + 1},
+            notes=f"CellNet width {args.width}",
+        ).save(args.out / META_FILE)
+        if args.max_minutes and time.time() - start > args.max_minutes * 60:
+            print("time limit reached", flush=True)
+            break
+    print(f"done in {time.time() - start:.0f}s; model in {args.out / MODEL_FILE}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

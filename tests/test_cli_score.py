@@ -1,0 +1,233 @@
+"""``rink score`` through click's CliRunner and as a real subprocess."""
+
+import csv
+import io
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from vision.cli import main
+
+BOARDS = Path(__file__).parent / "boards"
+RULEBOOK = BOARDS / "rulebook.txt"
+
+
+def run(*args: str):
+    return CliRunner().invoke(main, ["score", *map(str, args)])
+
+
+def json_lines(output: str) -> list[dict]:
+    return [json.loads(line) for line in output.splitlines() if line.strip()]
+
+
+@pytest.fixture
+def folder(tmp_path: Path) -> Path:
+    """A game night: three boards (two tied on points, one with fewer Errors)."""
+    shutil.copy(RULEBOOK, tmp_path / "alice.txt")
+    (tmp_path / "bob.txt").write_text("\n".join([". H_H_ . . . . ."] * 7) + "\n")
+    # carol: alice's board with one more Error removed... a plain highway top to bottom
+    rows = [". H_H_ . . . . ." for _ in range(7)]
+    (tmp_path / "carol.txt").write_text("\n".join(rows) + "\n")
+    (tmp_path / "notes.md").write_text("not a board")
+    return tmp_path
+
+
+# -- one board -------------------------------------------------------------------------------
+def test_score_sheet_lists_breakdown_and_placed_errors():
+    result = run(RULEBOOK)
+    assert result.exit_code == 0, result.output
+    out = result.output
+    for label, value in [("Network 1: 4 Exits", "12"), ("Network 2: 6 Exits", "20"),
+                         ("Longest Highway", "8"), ("Longest Railway", "5"),
+                         ("Central Spaces", "6"), ("Errors", "-5"), ("TOTAL", "46")]:
+        line = next(line for line in out.splitlines() if label in line)
+        assert line.split()[-1] == value
+    assert "row 0, column 4, west side: railway end meets a blank side" in out
+
+
+def test_json_output_follows_board_spec():
+    result = run("--json", RULEBOOK)
+    assert result.exit_code == 0
+    [data] = json_lines(result.output)
+    assert data["source"] == str(RULEBOOK) and data["ok"] is True
+    assert data["score"] == {"networks": [4, 6], "exits": 32, "highway": 8, "railway": 5,
+                             "center": 6, "errors": 5, "expansions": {}, "total": 46}
+    assert data["grid"][0] == ". H_H_ . R_R_ HRHRo . ."
+    assert data["illegal"] == [] and data["review"] == []
+
+
+def test_illegal_drawing_is_listed_with_its_place(tmp_path):
+    grid = tmp_path / "mixed.txt"
+    rows = [". . . . . . ."] * 7
+    rows[3] = ". . . _R__ ___H . ."
+    grid.write_text("\n".join(rows))
+    result = run(grid)
+    assert result.exit_code == 0
+    assert ("row 3, column 3, east side: railway end meets a highway end (row 3, column 4); "
+            "they cannot be drawn together") in result.output
+    data = json_lines(run("--json", grid).output)[0]
+    assert data["illegal"][0]["code"] == "mixed-ends"
+    assert data["illegal"][0]["places"] == [{"row": 3, "col": 3, "side": "E"}]
+
+
+# -- bad input -------------------------------------------------------------------------------
+BAD = {
+    "short.txt": ("H_H_ . . . . . .\n" * 6, "only 6 rows, expected 7"),
+    "wide.txt": (". . . . . . . .\n" * 7, "line 1: row 0 has 8 tokens, expected 7"),
+    "token.txt": (". . . . . . .\n. . HXH_ . . . .\n" + ". . . . . . .\n" * 5,
+                  "line 2: column 2: 'HXH_': unknown side letter 'X'"),
+    "empty.txt": ("", "empty file"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(BAD))
+def test_bad_grid_file_gives_one_line_and_other_inputs_are_scored(tmp_path, name):
+    text, message = BAD[name]
+    bad = tmp_path / name
+    bad.write_text(text)
+    result = run("--json", bad, RULEBOOK)
+    assert result.exit_code == 1
+    first, second = json_lines(result.stdout)
+    assert first["ok"] is False and first["source"] == str(bad)
+    assert message in first["error"] and "\n" not in first["error"]
+    assert second["ok"] is True and second["score"]["total"] == 46
+    text_run = run(bad)
+    assert text_run.exit_code == 1
+    assert text_run.stderr.strip().splitlines() == [f"{bad}" + first["error"][len(str(bad)):]]
+    assert "Traceback" not in text_run.output
+
+
+def test_binary_file_missing_path_and_empty_folder(tmp_path):
+    binary = tmp_path / "photo.txt"
+    binary.write_bytes(bytes(range(256)))
+    (tmp_path / "nothing").mkdir()
+    result = run("--json", binary, tmp_path / "missing.txt", tmp_path / "nothing")
+    assert result.exit_code == 1
+    errors = [d["error"] for d in json_lines(result.stdout)]
+    assert errors == [f"{binary}: not a text grid file (binary data)",
+                      f"{tmp_path / 'missing.txt'}: no such file or folder",
+                      f"{tmp_path / 'nothing'}: folder has no grid files (.txt) or photos"]
+
+
+def test_usage_errors_exit_2():
+    assert run().exit_code == 2
+    assert run("--set", "7,0=H_H_", RULEBOOK).exit_code == 2
+    assert run("--set", "0,0=HXXX", RULEBOOK).exit_code == 2
+    assert run("--expansion", "nonsense", RULEBOOK).exit_code == 2
+    assert run("--set", "0,0=H_H_", RULEBOOK, RULEBOOK).exit_code == 2
+
+
+# -- batches ---------------------------------------------------------------------------------
+def test_folder_is_scored_in_name_order_with_a_leaderboard(folder):
+    result = run(folder)
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert out.index("alice.txt") < out.index("bob.txt") < out.index("carol.txt")
+    board = out[out.index("Leaderboard"):].splitlines()
+    assert "1." in board[1] and "alice.txt" in board[1] and "46 points" in board[1]
+    # bob and carol are identical: tied on points and Errors, they share 2nd place
+    assert "2." in board[2] and "2." in board[3]
+
+
+def test_leaderboard_breaks_ties_on_fewer_errors(tmp_path):
+    rows = [". H_H_ . . . . ."] * 7
+    (tmp_path / "a.txt").write_text("\n".join(rows))  # network 4 + highway 7 = 11, 0 Errors
+    rows[3] = ". H_H_ . _H__ . . ."  # + 1 Central Space, + 1 Error: still 11 points
+    (tmp_path / "b.txt").write_text("\n".join(rows))
+    data = {d["source"]: d["score"] for d in json_lines(run("--json", tmp_path).stdout)}
+    a, b = data[str(tmp_path / "a.txt")], data[str(tmp_path / "b.txt")]
+    assert a["total"] == b["total"] == 11 and (a["errors"], b["errors"]) == (0, 1)
+    board = run(tmp_path / "b.txt", tmp_path / "a.txt").output.split("Leaderboard")[1]
+    lines = board.splitlines()
+    assert "a.txt" in lines[1] and lines[1].strip().startswith("1.")
+    assert "b.txt" in lines[2] and lines[2].strip().startswith("2.")
+
+
+def test_jobs_keep_input_order_and_match_one_job(folder):
+    paths = [folder / n for n in ("carol.txt", "alice.txt", "bob.txt")] * 2
+    one = json_lines(run("--json", *paths).stdout)
+    two = json_lines(run("--json", "--jobs", "2", *paths).stdout)
+    assert one == two
+    assert [d["source"] for d in two] == [str(p) for p in paths]
+
+
+def test_csv_has_one_row_per_board_and_is_never_overwritten_without_force(folder, tmp_path):
+    out = tmp_path / "night.csv"
+    result = run("--csv", out, folder, folder / "missing.txt")
+    assert result.exit_code == 1  # one input failed; the CSV is still written
+    rows = list(csv.DictReader(io.StringIO(out.read_text())))
+    assert [Path(r["source"]).name for r in rows] == ["alice.txt", "bob.txt", "carol.txt",
+                                                      "missing.txt"]
+    assert rows[0]["rank"] == "1" and rows[0]["total"] == "46" and rows[0]["networks"] == "4 6"
+    assert rows[3]["ok"] == "False" and "no such file" in rows[3]["error"]
+    before = out.read_text()
+    again = run("--csv", out, folder)
+    assert again.exit_code == 2 and "already exists" in again.output
+    assert out.read_text() == before
+    assert run("--csv", out, "--force", folder).exit_code == 0
+
+
+# -- corrections -----------------------------------------------------------------------------
+def test_set_overrules_a_space_and_save_grid_writes_a_board_that_scores_again(tmp_path):
+    saved = tmp_path / "fixed.txt"
+    result = run("--set", "0,4=H_H_", "--save-grid", saved, RULEBOOK)
+    assert result.exit_code == 0, result.output
+    assert "row 0, column 4: H_H_ (was HRHRo)" in result.output
+    again = json_lines(run("--json", saved).stdout)[0]
+    first = json_lines(run("--json", "--set", "0,4=H_H_", RULEBOOK).stdout)[0]
+    assert again["score"] == first["score"]
+    assert first["corrected"] == [{"row": 0, "col": 4, "token": "H_H_", "was": "HRHRo"}]
+    assert first["score"]["errors"] == 3  # the overpass's two railway Errors are gone
+    assert RULEBOOK.read_text().splitlines()[1].startswith(". H_H_ . R_R_ HRHRo")  # untouched
+    assert run("--save-grid", saved, RULEBOOK).exit_code == 2  # exists, no --force
+
+
+def test_strict_passes_boards_without_spaces_to_review():
+    assert run("--strict", RULEBOOK).exit_code == 0
+
+
+# -- expansions ------------------------------------------------------------------------------
+def test_expansion_points_get_their_own_line_and_json_key(tmp_path):
+    board = BOARDS / "expansions" / "river_rulebook.txt"
+    if not board.exists():
+        pytest.skip("expansion boards not present")
+    data = json_lines(run("--json", board).stdout)[0]
+    assert "river" in data["score"]["expansions"]
+    text = run(board).output
+    assert any(line.strip().startswith("Expansion river") for line in text.splitlines())
+
+
+def test_expansion_option_adds_an_expansion_to_a_plain_board():
+    data = json_lines(run("--json", "--expansion", "river", RULEBOOK).stdout)[0]
+    assert data["score"]["expansions"] == {"river": 0}
+    assert data["score"]["total"] == 46
+
+
+# -- a real process --------------------------------------------------------------------------
+def _rink() -> list[str]:
+    rink = Path(sys.executable).parent / "rink"
+    if rink.exists():
+        return [str(rink)]
+    return [sys.executable, "-c", "from vision.cli import main; main()"]
+
+
+def test_real_subprocess_exit_codes_and_streams(tmp_path):
+    bad = tmp_path / "bad.txt"
+    bad.write_text("nonsense\n")
+    done = subprocess.run([*_rink(), "score", str(RULEBOOK), str(bad)],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1
+    assert "TOTAL" in done.stdout and "46" in done.stdout
+    assert "Traceback" not in done.stderr
+    assert f"{bad}, line 1: row 0 has 1 tokens, expected 7" in done.stderr
+    done = subprocess.run([*_rink(), "score", "--json", str(RULEBOOK)],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0 and json.loads(done.stdout)["score"]["total"] == 46
+    done = subprocess.run([*_rink(), "score", "--jobs", "0", str(RULEBOOK)],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and "Traceback" not in done.stderr

@@ -1,0 +1,80 @@
+"""Investigation expansion rules: collected Clues, the all-Clues bonus, and their checks."""
+
+from pathlib import Path
+
+import pytest
+
+from scoring.board import Board, GridError, parse_grid, read_grid_file
+from scoring.expansions import score_with_expansions
+
+EXAMPLE = Path(__file__).parent / "boards" / "expansions" / "investigation_example.txt"
+
+
+def board(spaces: dict[tuple[int, int], str], *lines: str) -> Board:
+    """A board with ``spaces`` drawn (the rest empty) and key ``lines`` after the rows."""
+    rows = [["."] * 7 for _ in range(7)]
+    for (row, col), token in spaces.items():
+        rows[row][col] = token
+    return parse_grid("\n".join(" ".join(r) for r in rows + [[line] for line in lines]))
+
+
+def codes(sheet) -> list[str]:
+    return [illegal.code for illegal in sheet.illegal]
+
+
+def with_lines(*lines: str):
+    """The Investigation example board with its key lines replaced by lines."""
+    example = read_grid_file(EXAMPLE)
+    extras = tuple(line.split(": ", 1) for line in ("expansion: investigation", *lines))
+    return score_with_expansions(Board(example.spaces, tuple(map(tuple, extras))))
+
+
+def test_some_clues_score_one_each_without_bonus() -> None:
+    sheet = with_lines("investigator: 3,4", "clues collected: 3,1 3,4")
+    assert sheet.expansions == {"investigation": 2}
+    assert codes(sheet) == []
+
+
+def test_no_clue_collected_scores_nothing() -> None:
+    assert with_lines("investigator: W3").expansions == {"investigation": 0}
+
+
+def test_no_clues_on_the_board_gives_no_bonus() -> None:
+    sheet = score_with_expansions(board({(3, 0): "_H_H"}, "expansion: investigation"))
+    assert sheet.expansions == {"investigation": 0}
+
+
+def test_a_collected_clue_where_none_is_drawn_is_reported_and_not_counted() -> None:
+    sheet = with_lines("investigator: 3,5", "clues collected: 3,1 3,2")
+    assert sheet.expansions == {"investigation": 1}
+    assert codes(sheet) == ["clue-missing"]
+
+
+def test_a_clue_listed_twice_counts_once() -> None:
+    sheet = with_lines("investigator: 3,5", "clues collected: 3,1 3,1")
+    assert sheet.expansions == {"investigation": 1}
+    assert codes(sheet) == ["clue-twice"]
+
+
+def test_a_clue_out_of_the_investigators_reach_is_reported() -> None:
+    spaces = {(3, 0): "_H_H", (3, 1): "_H_H?", (5, 5): "_H_H?"}
+    sheet = score_with_expansions(board(
+        spaces, "expansion: investigation", "investigator: 3,1", "clues collected: 3,1 5,5"
+    ))
+    assert codes(sheet) == ["clue-unreachable"]
+    assert sheet.expansions == {"investigation": 6}  # still scored as drawn: 2 + 4
+
+
+def test_an_investigator_at_an_exit_reaches_its_network() -> None:
+    sheet = with_lines("investigator: E3", "clues collected: 3,5")
+    assert codes(sheet) == []
+
+
+def test_a_clue_without_a_route_is_reported() -> None:
+    sheet = score_with_expansions(board({(3, 3): ".?"}, "expansion: investigation"))
+    assert codes(sheet) == ["clue-no-route"]
+
+
+def test_investigator_must_stand_on_a_space_or_an_exit() -> None:
+    with pytest.raises(GridError, match="there is no Exit at N2"):
+        with_lines("investigator: N2")

@@ -1,0 +1,78 @@
+"""Lake expansion rules: Smallest Lake, networks through Lakes, lake sides and Errors."""
+
+from scoring.board import Board, parse_grid
+from scoring.expansions import score_with_expansions
+
+
+def board(spaces: dict[tuple[int, int], str], *lines: str) -> Board:
+    """A board with ``spaces`` drawn (the rest empty) and key ``lines`` after the rows."""
+    rows = [["."] * 7 for _ in range(7)]
+    for (row, col), token in spaces.items():
+        rows[row][col] = token
+    return parse_grid("\n".join(" ".join(r) for r in rows + [[line] for line in lines]))
+
+
+def codes(sheet) -> list[str]:
+    return [illegal.code for illegal in sheet.illegal]
+
+
+def lake(spaces: dict[tuple[int, int], str]):
+    return score_with_expansions(board(spaces, "expansion: lake"))
+
+
+def test_no_lake_scores_nothing() -> None:
+    assert lake({}).expansions == {"lake": 0}
+
+
+def test_a_lone_pier_is_a_lake_of_one_space() -> None:
+    sheet = lake({(3, 3): "L_H_", (2, 2): "_L__", (2, 3): "___L"})
+    assert sheet.expansions == {"lake": 1}
+    assert "Lakes: 1, 2" in sheet.expansion_lines["lake"]
+
+
+def test_open_lake_sides_are_never_errors() -> None:
+    sheet = lake({(3, 3): "LLL_", (5, 5): "LLLL"})
+    assert sheet.errors == []
+    assert sheet.expansions == {"lake": 1}
+
+
+def test_a_route_end_facing_water_without_a_pier_is_one_error() -> None:
+    sheet = lake({(3, 3): "_L__", (3, 4): "___H"})
+    assert [(e.row, e.col, e.side.name, e.kind) for e in sheet.errors] == [(3, 4, "W", "H")]
+    assert sheet.errors[0].reason == "meets a lake end"
+    assert codes(sheet) == []
+
+
+def test_an_empty_space_between_three_lake_sides_must_be_filled() -> None:
+    spaces = {(2, 3): "__L_", (3, 2): "_L__", (3, 4): "___L"}
+    sheet = lake(spaces)
+    assert codes(sheet) == ["lake-not-filled"]
+    assert [(p.row, p.col) for i in sheet.illegal for p in i.places] == [(3, 3)]
+    filled = lake({**spaces, (3, 3): "LLLL"})
+    assert codes(filled) == []
+    assert filled.expansions == {"lake": 4}  # the filled space joins the three into one Lake
+
+
+def test_a_drawn_space_between_lake_sides_is_not_reported() -> None:
+    spaces = {(2, 3): "__L_", (3, 2): "_L__", (3, 4): "___L", (3, 3): "_H_H"}
+    assert "lake-not-filled" not in codes(lake(spaces))
+
+
+def test_water_that_no_die_shows_is_reported() -> None:
+    assert "lake-not-a-face" in codes(lake({(3, 3): "L_L_"}))
+    assert "lake-not-a-face" in codes(lake({(3, 3): "L___+_H_H"}))
+    assert "lake-not-a-face" in codes(lake({(3, 3): "LH__"}))
+    for face in ("L___", "_LL_", "L_LL", "LLLL", "_R_L", "H_L_", "LLHR", "HRLL", "RLLH"):
+        assert "lake-not-a-face" not in codes(lake({(3, 3): face})), face
+
+
+def test_longest_routes_do_not_cross_a_lake() -> None:
+    """Two highway piers on one Lake join their networks, not their highways."""
+    spaces = {
+        (3, 0): "_H_H", (3, 1): "_L_H", (3, 2): "_LLL", (3, 3): "_H_L",
+        (3, 4): "_H_H", (3, 5): "_H_H", (3, 6): "_H_H",
+    }
+    sheet = lake(spaces)
+    assert [n.exit_count for n in sheet.networks] == [2]
+    assert sheet.highway == 4
+    assert sheet.expansions == {"lake": 3}

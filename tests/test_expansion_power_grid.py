@@ -1,0 +1,73 @@
+"""Power Grid expansion rules: powered Exits, charges, the Accumulator and its Errors."""
+
+import pytest
+
+from scoring.board import Board, GridError, parse_grid
+from scoring.expansions import score_with_expansions
+
+
+def board(spaces: dict[tuple[int, int], str], *lines: str) -> Board:
+    """A board with ``spaces`` drawn (the rest empty) and key ``lines`` after the rows."""
+    rows = [["."] * 7 for _ in range(7)]
+    for (row, col), token in spaces.items():
+        rows[row][col] = token
+    return parse_grid("\n".join(" ".join(r) for r in rows + [[line] for line in lines]))
+
+
+def codes(sheet) -> list[str]:
+    return [illegal.code for illegal in sheet.illegal]
+
+
+def grid(spaces: dict[tuple[int, int], str], *lines: str):
+    return score_with_expansions(board({(3, 3): ".#", **spaces}, "expansion: power-grid", *lines))
+
+
+# Railway from the top Exit of column 3 down to the Accumulator.
+COLUMN_3 = {(0, 3): "R_R_", (1, 3): "R_R_", (2, 3): "R_R_"}
+
+
+def test_powered_exits_times_charges() -> None:
+    sheet = grid(COLUMN_3, "electrified: 0,3 1,3 2,3", "charges: 3")
+    assert sheet.expansions == {"power-grid": 3}
+    assert codes(sheet) == []
+
+
+def test_a_gap_in_the_lightning_cuts_the_exit_off() -> None:
+    sheet = grid(COLUMN_3, "electrified: 0,3 2,3", "charges: 1")
+    assert sheet.expansions == {"power-grid": 0}
+
+
+def test_route_ends_facing_the_accumulator_are_not_errors() -> None:
+    assert grid(COLUMN_3).errors == []
+    base = score_with_expansions(board({(3, 3): ".#", **COLUMN_3}, "expansion: river"))
+    assert [(e.row, e.col, e.side.name) for e in base.errors] == [(2, 3, "S")]
+
+
+def test_the_accumulator_counts_as_a_central_space() -> None:
+    assert grid({}).center == 1
+
+
+def test_no_charges_no_points() -> None:
+    assert grid(COLUMN_3, "electrified: 0,3 1,3 2,3").expansions == {"power-grid": 0}
+
+
+@pytest.mark.parametrize("spaces, lines, code", [
+    ({}, ("electrified: 2,3",), "electrified-no-route"),
+    (COLUMN_3, ("electrified: 3,3",), "electrified-accumulator"),
+    (COLUMN_3, ("electrified: 0,3 0,3",), "electrified-twice"),
+    (COLUMN_3, ("electrified: 0,3", "charges: 1"), "charges-unpowered"),
+])
+def test_impossible_lightning_is_reported(spaces, lines, code) -> None:
+    assert code in codes(grid(spaces, *lines))
+
+
+def test_a_missing_or_misplaced_accumulator_is_reported() -> None:
+    missing = score_with_expansions(board(COLUMN_3, "expansion: power-grid"))
+    assert codes(missing) == ["no-accumulator"]
+    moved = score_with_expansions(board({(2, 2): ".#"}, "expansion: power-grid"))
+    assert codes(moved) == ["accumulator-place"]
+
+
+def test_more_than_three_charges_is_a_bad_key_line() -> None:
+    with pytest.raises(GridError, match="'charges: 4'"):
+        grid(COLUMN_3, "charges: 4")

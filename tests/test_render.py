@@ -1,0 +1,294 @@
+"""The synthetic renderer: determinism, geometry of the recorded corners, every piece state,
+the games it plays, truth files and the ``rink render`` command."""
+
+from __future__ import annotations
+
+import json
+
+import cv2
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from vision.render import BASE_TOKENS, read_truth, render_photo, sample_grid
+from vision.render.board_art import EXITS
+from vision.render.games import SPECIAL_ROUTES, orientations, play_game, random_board
+from vision.render.pieces import Pen, draw_piece
+from vision.render.style import sample_ink_style
+from vision.render.tokens import SPECIAL_TOKENS, TokenError, parse_token
+
+ODD_TOKENS = ("H___", "_R__", "HR_R", "RRH_", "H_HRo")
+CELL = 48  # canonical cell size for checks, px
+
+
+def _side_windows(cell: int) -> dict[str, tuple[slice, slice]]:
+    """(rows, cols) slices just inside each side of a cell, centred on the side midpoint."""
+    a, b = int(0.09 * cell), int(0.22 * cell)
+    lo, hi = int(0.36 * cell), int(0.64 * cell) + 1
+    return {
+        "N": (slice(a, b), slice(lo, hi)),
+        "S": (slice(cell - b, cell - a), slice(lo, hi)),
+        "W": (slice(lo, hi), slice(a, b)),
+        "E": (slice(lo, hi), slice(cell - b, cell - a)),
+    }
+
+
+def _inked_sides(cell_img: np.ndarray, background: float) -> set[str]:
+    """Sides of a grey cell image with marker ink (clearly darker than the background) near
+    their midpoints."""
+    cell = cell_img.shape[0]
+    return {
+        side
+        for side, (rows, cols) in _side_windows(cell).items()
+        if background - float(cell_img[rows, cols].min()) > 50
+    }
+
+
+def _drawn_sides(token: str) -> set[str]:
+    return {s for s, k in zip("NESW", parse_token(token).sides) if k != "_"}
+
+
+# --- pieces ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("token", BASE_TOKENS[1:] + ODD_TOKENS)
+def test_every_piece_state_inks_exactly_its_sides(token: str) -> None:
+    for seed in range(6):
+        rng = np.random.default_rng(seed)
+        style = sample_ink_style(rng)
+        style.end_error = min(style.end_error, 0.04)
+        img = np.full((3 * CELL, 3 * CELL, 3), 235, np.uint8)
+        draw_piece(Pen(img, np.array([CELL, CELL], float), CELL, (30, 30, 30), style, rng), token)
+        grey = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)[CELL : 2 * CELL, CELL : 2 * CELL]
+        assert _inked_sides(grey, 235) == _drawn_sides(token), (token, seed, style)
+
+
+def test_station_square_is_drawn_at_the_centre() -> None:
+    for seed in range(5):
+        rng = np.random.default_rng(seed)
+        style = sample_ink_style(rng)
+        style.station_fill, style.wobble = "filled", 0.0
+        img = np.full((CELL, CELL, 3), 235, np.uint8)
+        draw_piece(Pen(img, np.zeros(2), CELL, (30, 30, 30), style, rng), "H_R_")
+        dark = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY) < 120
+        # the square is wider than the highway arm that runs into it from the north
+        assert dark[CELL // 2].sum() > dark[int(0.15 * CELL)].sum() + 2, seed
+
+
+def test_malformed_token_is_a_clear_error() -> None:
+    grid = [["."] * 7 for _ in range(7)]
+    grid[3][3] = "HXH_"
+    with pytest.raises(TokenError, match="row 3, column 3: not a space token: 'HXH_'"):
+        render_photo(grid, seed=1, megapixels=0.3)
+    with pytest.raises(TokenError, match="7 rows of 7"):
+        render_photo(grid[:6], seed=1, megapixels=0.3)
+
+
+# --- photos ---------------------------------------------------------------------------------
+
+
+def _checkerboard_grids() -> list[list[list[str]]]:
+    """All drawn states, each on a space whose four neighbours are empty."""
+    tokens = list(BASE_TOKENS[1:]) + list(ODD_TOKENS)
+    grids = []
+    while tokens:
+        grid = [["."] * 7 for _ in range(7)]
+        for r in range(7):
+            for c in range(7):
+                if (r + c) % 2 == 0 and tokens:
+                    grid[r][c] = tokens.pop(0)
+        grids.append(grid)
+    return grids
+
+
+def _rectify(photo, cell: int = CELL) -> np.ndarray:
+    side = 7 * cell
+    target = np.array([[0, 0], [side, 0], [side, side], [0, side]], np.float32)
+    matrix = cv2.getPerspectiveTransform(photo.corners.astype(np.float32), target)
+    flat = cv2.warpPerspective(photo.image, matrix, (side, side), flags=cv2.INTER_AREA)
+    return cv2.cvtColor(flat, cv2.COLOR_BGR2GRAY)
+
+
+@pytest.mark.parametrize(
+    "grid_index, seed, overrides",
+    [
+        (0, 11, dict(rotation=0.0, tilt=0.0)),
+        (1, 12, dict(rotation=180.0, tilt=38.0)),
+        (2, 13, dict(rotation=97.0, tilt=25.0)),
+        (0, 14, dict(rotation=270.0, tilt=35.0, marker="red")),
+        (1, 15, dict(rotation=33.0, tilt=15.0, marker="blue")),
+    ],
+)
+def test_corners_put_piece_ends_on_side_midpoints(
+    grid_index: int, seed: int, overrides: dict
+) -> None:
+    grid = _checkerboard_grids()[grid_index]
+    photo = render_photo(grid, seed=seed, megapixels=1.0, clean=True, fill=1.0, **overrides)
+    flat = _rectify(photo)
+    for r in range(7):
+        for c in range(7):
+            if grid[r][c] == ".":
+                continue
+            cell_img = flat[r * CELL : (r + 1) * CELL, c * CELL : (c + 1) * CELL]
+            background = float(np.percentile(cell_img, 75))
+            assert _inked_sides(cell_img, background) == _drawn_sides(grid[r][c]), (
+                r,
+                c,
+                grid[r][c],
+            )
+
+
+def test_rendering_is_deterministic_from_the_seed() -> None:
+    grid = sample_grid(np.random.default_rng(5))
+    assert grid == sample_grid(np.random.default_rng(5))
+    a = render_photo(grid, seed=77, megapixels=0.5)
+    b = render_photo(grid, seed=77, megapixels=0.5)
+    c = render_photo(grid, seed=78, megapixels=0.5)
+    assert np.array_equal(a.image, b.image)
+    assert a.to_truth() == b.to_truth()
+    assert not np.array_equal(a.image, c.image) or a.image.shape != c.image.shape
+
+
+def test_requested_megapixels_and_random_size() -> None:
+    grid = sample_grid(np.random.default_rng(1))
+    photo = render_photo(grid, seed=3, megapixels=1.0)
+    h, w = photo.image.shape[:2]
+    assert abs(w * h - 1e6) < 5e3 and photo.image.dtype == np.uint8 and photo.image.ndim == 3
+    assert photo.conditions["size"] == [w, h]
+    mp = render_photo(grid, seed=0, megapixels=None).conditions["megapixels"]
+    assert 1.0 <= mp <= 12.0
+
+
+def test_board_only_gives_the_flat_board_and_its_lattice() -> None:
+    grid = [["."] * 7 for _ in range(7)]
+    grid[0][0] = "H_H_"
+    photo = render_photo(grid, seed=2, megapixels=0.5, board_only=True)
+    (x0, y0), (x1, _), (_, y2), _ = photo.corners
+    assert x1 - x0 == pytest.approx(y2 - y0)  # straight-on: the lattice is square
+    cell = (x1 - x0) / 7
+    grey = cv2.cvtColor(photo.image, cv2.COLOR_BGR2GRAY).astype(int)
+    column = grey[
+        int(y0 + 0.3 * cell) : int(y0 + 0.7 * cell), int(x0 + 0.35 * cell) : int(x0 + 0.65 * cell)
+    ]
+    assert (
+        column.min() < grey[int(y0 + 3.5 * cell), int(x0 + 3.8 * cell)] - 60
+    )  # ink in space (0, 0)
+
+
+def test_grid_and_exits_stay_in_frame_under_random_conditions() -> None:
+    for seed in range(6):
+        grid = sample_grid(np.random.default_rng(seed))
+        photo = render_photo(grid, seed=seed, megapixels=0.4)
+        h, w = photo.image.shape[:2]
+        assert (
+            (photo.corners >= 0).all()
+            and (photo.corners[:, 0] < w).all()
+            and (photo.corners[:, 1] < h).all()
+        )
+        # corners are in board order: TL -> TR -> BR -> BL runs clockwise in the image
+        x, y = photo.corners[:, 0], photo.corners[:, 1]
+        assert 0.5 * np.sum(x * np.roll(y, -1) - np.roll(x, -1) * y) > 0
+
+
+def test_truth_file_round_trips(tmp_path) -> None:
+    grid = sample_grid(np.random.default_rng(9))
+    photo = render_photo(grid, seed=9, megapixels=0.5)
+    path = photo.save(tmp_path / "board.jpg")
+    truth = read_truth(path)
+    assert truth.grid == grid
+    assert np.allclose(truth.corners, photo.corners, atol=1e-3)
+    assert truth.seed == 9
+    assert truth.size == (photo.image.shape[1], photo.image.shape[0])
+    assert cv2.imread(str(path)).shape == photo.image.shape
+    data = json.loads((tmp_path / "board.json").read_text())
+    assert set(data) >= {"grid", "corners", "seed", "size", "conditions"}
+    assert all(len(row.split(" ")) == 7 for row in data["grid"])
+
+
+# --- what gets drawn ------------------------------------------------------------------------
+
+
+def _side(token: str, index: int) -> str:
+    return "_" if token == "." else parse_token(token).sides[index]
+
+
+def test_games_are_legal() -> None:
+    legal = set(BASE_TOKENS)
+    for seed in range(15):
+        board = play_game(np.random.default_rng(seed))
+        g = board.grid
+        assert all(t in legal for row in g for t in row)
+        specials = [t for row in g for t in row if t in SPECIAL_TOKENS]
+        assert len(specials) <= 3
+        assert len({o for t in specials for o in SPECIAL_ROUTES if t in orientations(o)}) == len(
+            specials
+        )
+        for r in range(7):
+            for c in range(7):
+                if c < 6:
+                    a, b = _side(g[r][c], 1), _side(g[r][c + 1], 3)
+                    assert {a, b} != {"H", "R"}, (r, c)
+                if r < 6:
+                    a, b = _side(g[r][c], 2), _side(g[r + 1][c], 0)
+                    assert {a, b} != {"H", "R"}, (r, c)
+        for edge, places in EXITS.items():
+            for index, kind in places.items():
+                r, c, side = {
+                    "N": (0, index, 0),
+                    "S": (6, index, 2),
+                    "W": (index, 0, 3),
+                    "E": (index, 6, 1),
+                }[edge]
+                assert _side(g[r][c], side) in ("_", kind)
+        assert sum(t != "." for row in g for t in row) >= 5
+
+
+def test_random_boards_cover_all_states_and_fill_rates() -> None:
+    rng = np.random.default_rng(0)
+    seen, fills = set(), []
+    for _ in range(60):
+        g = random_board(rng).grid
+        seen |= {t for row in g for t in row}
+        fills.append(sum(t != "." for row in g for t in row) / 49)
+    assert seen == set(BASE_TOKENS)
+    assert min(fills) < 0.15 and max(fills) > 0.85
+
+
+def test_sample_grid_mixes_kinds() -> None:
+    grids = [sample_grid(np.random.default_rng(s)) for s in range(60)]
+    assert all(len(g) == 7 and all(len(row) == 7 for row in g) for g in grids)
+    odd = [g for g in grids if any(t not in BASE_TOKENS for row in g for t in row)]
+    assert 0 < len(odd) < 20
+    for g in grids:
+        for row in g:
+            for t in row:
+                parse_token(t)
+
+
+def test_rink_render_command_writes_photos_and_truth(tmp_path) -> None:
+    from vision.cli import main
+
+    result = CliRunner().invoke(
+        main, ["render", "--out", str(tmp_path), "--n", "2", "--seed", "4", "--megapixels", "0.3"]
+    )
+    assert result.exit_code == 0, result.output
+    jpgs = sorted(tmp_path.glob("*.jpg"))
+    assert len(jpgs) == 2
+    for jpg in jpgs:
+        truth = read_truth(jpg)
+        assert cv2.imread(str(jpg)).shape[:2][::-1] == truth.size
+
+
+def test_exif_orientation_is_honoured_by_a_viewer(tmp_path) -> None:
+    from PIL import Image, ImageOps
+
+    grid = sample_grid(np.random.default_rng(2))
+    photo = render_photo(grid, seed=2, megapixels=0.3)
+    for orientation in (3, 6, 8):
+        path = photo.save(tmp_path / f"turned{orientation}.jpg", exif_orientation=orientation)
+        with Image.open(path) as pil:
+            assert pil.getexif()[0x0112] == orientation
+            shown = np.asarray(ImageOps.exif_transpose(pil).convert("RGB"))[..., ::-1]
+        assert shown.shape == photo.image.shape
+        assert np.abs(shown.astype(int) - photo.image).mean() < 4
+        assert read_truth(path).conditions["exif_orientation"] == orientation

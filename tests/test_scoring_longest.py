@@ -1,0 +1,65 @@
+"""Longest routes against a plain exhaustive search, and on the hard cases."""
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from scoring.board import Board
+from scoring.graph import RouteGraph
+from scoring.longest import longest_route
+
+HIGHWAY_TOKENS = ["HHHH", "HHH_", "_HHH", "HH__", "_HH_", "H_H_", "_H_H", "H___", "HRHRo",
+                  "H_H_+_H_H", "HH__+__HH", ".", "."]
+
+
+def brute_force(graph: RouteGraph, kind: str, reentrant: bool) -> int:
+    """Every simple path, tried one by one (spaces once; pieces once when re-entering)."""
+    nodes = [n for n in graph.piece_nodes() if graph.nodes[n].piece.has_kind(kind)]
+    joined = {n: [m for m in graph.route_neighbours(n, kind) if m != n] for n in nodes}
+    place = {n: graph.nodes[n].position for n in nodes}
+    best = 1 if nodes else 0
+
+    def walk(path: list[int], used: set) -> None:
+        nonlocal best
+        best = max(best, len(path))
+        if reentrant and len(path) >= 3 and path[0] in joined[path[-1]]:
+            best = max(best, len(path) + 1)
+        for other in joined[path[-1]]:
+            key = other if reentrant else place[other]
+            if key not in used:
+                walk(path + [other], used | {key})
+
+    for node in nodes:
+        walk([node], {node if reentrant else place[node]})
+    return best
+
+
+small_boards = st.integers(2, 4).flatmap(lambda size: st.lists(
+    st.sampled_from(HIGHWAY_TOKENS), min_size=size * size, max_size=size * size).map(
+    lambda tokens: Board.from_tokens(
+        [[tokens[r * size + c] if r < size and c < size else "." for c in range(7)]
+         for r in range(7)])))
+
+
+@settings(max_examples=200, deadline=None)
+@given(small_boards, st.booleans())
+def test_longest_route_matches_exhaustive_search(board, reentrant):
+    graph = RouteGraph(board)
+    route = longest_route(graph, "H", reentrant=reentrant)
+    assert route.length == brute_force(graph, "H", reentrant)
+    if not reentrant:
+        assert len(route.spaces) == route.length == len(set(route.spaces))
+
+
+def holes(*empty):
+    return Board.from_tokens(
+        [["." if (r, c) in empty else "HHHH" for c in range(7)] for r in range(7)])
+
+
+def test_crossings_with_holes_need_a_proof_that_no_longer_path_exists():
+    # 43 spaces remain, but no path covers them all (found by the pruned search, 42)
+    board = holes((2, 4), (2, 6), (5, 0), (5, 4), (5, 5), (6, 2))
+    assert longest_route(RouteGraph(board), "H").length == 42
+
+
+def test_crossings_with_one_hole_cover_every_other_space():
+    assert longest_route(RouteGraph(holes((4, 5))), "H").length == 47

@@ -1,0 +1,127 @@
+"""Geometry: tokens under turns/mirrors, straightening, crops, corner order, Exit evidence."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.crops import ink_darkness, space_crops
+from vision.decode import decode
+from vision.model_meta import (CLASSES, mirror_index_map, mirror_token, rotate_token,
+                               rotation_index_map)
+from vision.orient import EXIT_VIEW, exit_axis_evidence
+from vision.rectify import CanonicalBoard, order_corners, rotate_corners, warp_board
+
+
+def test_classes_are_the_51_base_game_states():
+    assert len(CLASSES) == 51 == len(set(CLASSES))
+    assert CLASSES[0] == "."
+
+
+def test_turns_and_mirrors_stay_in_the_classes():
+    for token in CLASSES:
+        assert rotate_token(token, 4) == token
+        assert mirror_token(mirror_token(token)) == token
+        assert rotate_token(token, 1) in CLASSES and mirror_token(token) in CLASSES
+    assert rotate_token("HR__", 1) == "_HR_"  # West goes North: (N,E,S,W) -> (W,N,E,S)
+    assert rotate_token("H__R", 1) == "RH__"
+    assert rotate_token("HRHRo", 1) == "RHRHo"
+    assert mirror_token("HR__") == "H__R"
+    assert sorted(rotation_index_map(1)) == list(range(51))
+    assert sorted(mirror_index_map()) == list(range(51))
+
+
+def _board_photo() -> tuple[np.ndarray, np.ndarray, CanonicalBoard]:
+    """A drawn straight board (cell 40) with one mark in space (2, 5), seen in perspective."""
+    flat_board = CanonicalBoard(cell_px=40, pad_px=40)
+    flat = np.full((flat_board.size, flat_board.size, 3), 235, np.uint8)
+    for i in range(8):
+        p = 40 + 40 * i
+        cv2.line(flat, (p, 40), (p, 320), (60, 60, 60), 2)
+        cv2.line(flat, (40, p), (320, p), (60, 60, 60), 2)
+    cv2.circle(flat, (40 + 40 * 5 + 20, 40 + 40 * 2 + 20), 10, (0, 0, 0), -1)
+    src = flat_board.lattice_corners()
+    dst = np.array([[120, 90], [520, 130], [560, 500], [90, 470]], np.float32)
+    h_mat = cv2.getPerspectiveTransform(src, dst)
+    photo = cv2.warpPerspective(flat, h_mat, (700, 600), borderValue=(90, 120, 90))
+    return photo, dst, CanonicalBoard(cell_px=32, pad_px=16)
+
+
+def test_warp_and_crops_put_each_space_in_its_place():
+    photo, corners, board = _board_photo()
+    flat = warp_board(photo, corners, board)
+    assert flat.shape == (board.size, board.size, 3)
+    crops = space_crops(ink_darkness(flat, board.cell_px), board, margin_px=8)
+    assert crops.shape == (49, 48, 48)
+    centre_ink = crops[:, 16:32, 16:32].mean(axis=(1, 2))
+    assert int(np.argmax(centre_ink)) == 2 * 7 + 5
+    assert centre_ink[2 * 7 + 5] > 5 * np.delete(centre_ink, 2 * 7 + 5).max()
+
+
+def test_rotating_corners_turns_the_straightened_board_clockwise():
+    photo, corners, board = _board_photo()
+    upright = warp_board(photo, corners, board)
+    turned = warp_board(photo, rotate_corners(corners, 1), board)
+    diff = np.abs(turned.astype(int) - np.rot90(upright, k=-1).astype(int))
+    assert np.median(diff) < 3
+
+
+def test_order_corners_is_clockwise_from_top_left():
+    pts = np.array([[560, 500], [120, 90], [90, 470], [520, 130]], np.float32)
+    ordered = order_corners(pts)
+    assert ordered[0].tolist() == [120, 90] and ordered[1].tolist() == [520, 130]
+    assert ordered[2].tolist() == [560, 500] and ordered[3].tolist() == [90, 470]
+
+
+def test_large_photo_is_shrunk_before_warping():
+    photo, corners, board = _board_photo()
+    big = cv2.resize(photo, None, fx=4, fy=4, interpolation=cv2.INTER_CUBIC)
+    small = warp_board(photo, corners, board).astype(int)
+    large = warp_board(big, corners * 4, board).astype(int)
+    assert np.mean(np.abs(small - large)) < 6
+
+
+def test_exit_marks_tell_a_quarter_turn():
+    from vision.render import render_photo
+
+    grid = [["."] * 7 for _ in range(7)]
+    photo = render_photo(grid, seed=11, megapixels=1.0, clean=True)
+    for turns, sign in ((0, 1), (1, -1), (2, 1), (3, -1)):
+        corners = rotate_corners(photo.corners, turns)
+        view = ink_darkness(warp_board(photo.image, corners, EXIT_VIEW), EXIT_VIEW.cell_px)
+        evidence = exit_axis_evidence(view.astype(np.float32), EXIT_VIEW.cell_px,
+                                      EXIT_VIEW.pad_px)
+        assert evidence * sign > 0, turns
+
+
+def _probs_for(grid: list[list[str]], sure: float = 0.99) -> np.ndarray:
+    index = {t: i for i, t in enumerate(CLASSES)}
+    probs = np.full((7, 7, len(CLASSES)), (1 - sure) / (len(CLASSES) - 1))
+    for r in range(7):
+        for c in range(7):
+            probs[r, c, index[grid[r][c]]] = sure
+    return probs
+
+
+def test_decode_keeps_clear_readings_even_when_neighbours_disagree():
+    grid = [["."] * 7 for _ in range(7)]
+    grid[3][3] = "H_H_"  # a highway running into two empty spaces: two real Errors
+    decoded = decode(_probs_for(grid), list(CLASSES))
+    assert decoded.grid == grid and decoded.review == []
+
+
+@pytest.mark.parametrize("second", [0.40, 0.30])
+def test_decode_breaks_near_ties_by_neighbours_and_lists_them(second):
+    grid = [["."] * 7 for _ in range(7)]
+    grid[3][2], grid[3][3], grid[3][4] = "_H_H", "_H_H", "_H_H"
+    probs = _probs_for(grid)
+    index = {t: i for i, t in enumerate(CLASSES)}
+    probs[3, 3] = 0.001
+    probs[3, 3, index["H_H_"]] = 0.45  # the wrong turn, slightly ahead
+    probs[3, 3, index["_H_H"]] = second
+    probs[3, 3] /= probs[3, 3].sum()
+    decoded = decode(probs, list(CLASSES))
+    assert decoded.grid[3][3] == "_H_H"
+    assert [(d["row"], d["col"]) for d in decoded.review] == [(3, 3)]
+    assert "neighbours" in decoded.review[0]["reason"]

@@ -1,0 +1,181 @@
+"""Scoring inputs one by one or in worker processes, results in input order.
+
+``score_item`` does everything for one input (load, apply corrections, score with expansions,
+annotate a photo) and never raises for a bad input: the result says what went wrong.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from scoring.board import Board, GridError, Position
+from scoring.results import ScoreSheet
+from scoring.space import format_space, parse_token
+from vision.inputs import InputError, InputItem, LoadedBoard, load_input
+
+
+@dataclass(frozen=True)
+class Correction:
+    """``--set ROW,COL=TOKEN``: the space at (row, col) is overruled with ``token``."""
+
+    row: int
+    col: int
+    token: str
+
+
+@dataclass(frozen=True)
+class ScoreOptions:
+    """What every input is scored with."""
+
+    expansions: tuple[str, ...] = ()
+    reentrant_longest: bool = False
+    corrections: tuple[Correction, ...] = ()
+    strict: bool = False
+    corners: tuple[tuple[float, float], ...] | None = None
+    annotate_dir: str | None = None
+    force: bool = False
+
+
+@dataclass
+class CorrectedSpace:
+    row: int
+    col: int
+    token: str
+    was: str
+
+
+@dataclass
+class BoardResult:
+    """The outcome for one input: a score sheet, or the reason it could not be scored."""
+
+    source: str
+    kind: str
+    board: Board | None = None
+    sheet: ScoreSheet | None = None
+    review: list[dict] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    corrected: list[CorrectedSpace] = field(default_factory=list)
+    error: str = ""
+    """One line naming the file, when the input could not be scored."""
+    annotated: str = ""
+    """Path of the annotated picture written for a photo (``--annotate``)."""
+
+    @property
+    def ok(self) -> bool:
+        return not self.error and self.sheet is not None
+
+    def to_json(self) -> dict:
+        """The board-spec 4.3 object for this input (plus a few extra keys)."""
+        if not self.ok:
+            data: dict = {"source": self.source, "ok": False, "error": self.error}
+            if self.review:
+                data["review"] = self.review
+            return data
+        sheet, board = self.sheet, self.board
+        assert sheet is not None and board is not None
+        data = {
+            "source": self.source,
+            "ok": True,
+            "grid": [" ".join(row) for row in board.tokens],
+            "score": sheet.to_json(),
+            "illegal": [dict(i.to_json(), text=i.words) for i in sheet.illegal],
+            "review": self.review,
+            "kind": self.kind,
+            "error_ends": [dict(e.to_json(), text=e.words) for e in sheet.errors],
+            "corrected": [vars(c) for c in self.corrected],
+        }
+        if board.extras:
+            data["extras"] = [f"{key}: {value}" for key, value in board.extras]
+        if sheet.expansion_lines:
+            data["expansion_lines"] = dict(sheet.expansion_lines)
+        if self.warnings:
+            data["warnings"] = self.warnings
+        if self.annotated:
+            data["annotated"] = self.annotated
+        return data
+
+
+def apply_corrections(loaded: LoadedBoard, corrections: tuple[Correction, ...]) -> list[CorrectedSpace]:
+    """Overrule spaces of ``loaded.board``; their review entries are dropped."""
+    done = []
+    for fix in corrections:
+        before = format_space(loaded.board[fix.row, fix.col])
+        loaded.board = loaded.board.replaced((fix.row, fix.col), parse_token(fix.token))
+        done.append(CorrectedSpace(fix.row, fix.col, format_space(loaded.board[fix.row, fix.col]),
+                                   before))
+    fixed: set[Position] = {(c.row, c.col) for c in done}
+    loaded.review = [r for r in loaded.review if (r.get("row"), r.get("col")) not in fixed]
+    return done
+
+
+def score_item(item: InputItem, options: ScoreOptions) -> BoardResult:
+    """Load and score one input; never raises for bad input."""
+    from scoring.expansions import score_with_expansions
+
+    try:
+        loaded = load_input(item, list(options.corners) if options.corners else None)
+    except InputError as error:
+        return BoardResult(item.source, item.kind, error=str(error))
+    result = BoardResult(item.source, loaded.kind, review=loaded.review,
+                         warnings=loaded.warnings)
+    result.corrected = apply_corrections(loaded, options.corrections)
+    result.board = loaded.board
+    result.review = loaded.review
+    try:
+        result.sheet = score_with_expansions(
+            loaded.board, options.expansions, source=item.source,
+            reentrant_longest=options.reentrant_longest,
+        )
+    except GridError as error:
+        result.error = str(error)
+        return result
+    if options.annotate_dir and loaded.reading is not None:
+        result.annotated, problem = _annotate(loaded, result.sheet, options)
+        if problem:
+            result.warnings.append(problem)
+    if options.strict and result.review:
+        result.error = (f"{item.source}: {len(result.review)} space(s) to review "
+                        "(--strict); check them or correct them with --set")
+    return result
+
+
+def _annotate(loaded: LoadedBoard, sheet: ScoreSheet, options: ScoreOptions) -> tuple[str, str]:
+    """Write the annotated picture of a photo; returns (path, problem)."""
+    import cv2
+
+    from vision.annotate import annotated_image
+    from vision.safe_write import OutputExists, write_atomic
+
+    target = Path(options.annotate_dir or ".") / f"{Path(loaded.source).stem}.rink.png"
+    try:
+        image = annotated_image(loaded.reading, errors=[(e.row, e.col, e.side) for e in sheet.errors])
+        ok, encoded = cv2.imencode(".png", image)
+        if not ok:
+            return "", f"{loaded.source}: could not encode the annotated picture"
+        write_atomic(target, encoded.tobytes(), force=options.force)
+    except OutputExists as error:
+        return "", str(error)
+    except Exception as error:  # annotation is a by-product: never lose the score over it
+        return "", f"{loaded.source}: could not write the annotated picture ({error})"
+    return str(target), ""
+
+
+def _score_pair(args: tuple[InputItem, ScoreOptions]) -> BoardResult:
+    return score_item(*args)
+
+
+def score_items(
+    items: list[InputItem],
+    options: ScoreOptions,
+    jobs: int = 1,
+) -> Iterator[BoardResult]:
+    """Score ``items`` (in ``jobs`` worker processes when > 1), yielding results in input order."""
+    if jobs <= 1 or len(items) <= 1:
+        for item in items:
+            yield score_item(item, options)
+        return
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        yield from pool.map(_score_pair, [(item, options) for item in items])

@@ -1,0 +1,46 @@
+"""Turn a straightened board into the classifier's input: 49 space crops in one array.
+
+Each crop is the space plus ``margin_px`` of context on every side (so the network sees
+whether strokes run on into the neighbours and where the printed lines are). Pixels are ink
+darkness after flat-fielding: the darkest channel divided by a local estimate of the paper,
+so tints, shadows and marker colours all become "dark ink on zero background".
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from vision.rectify import GRID, CanonicalBoard
+
+
+def ink_darkness(board_bgr: np.ndarray, cell_px: int) -> np.ndarray:
+    """Flat-fielded ink darkness (uint8, 0 = paper, 255 = black ink) of a straightened board.
+
+    The paper estimate is a grey closing (removes strokes thinner than ~half a space) then a
+    blur, so uneven light, soft shadows and pale tints divide out.
+    """
+    darkest = board_bgr.min(axis=2) if board_bgr.ndim == 3 else board_bgr
+    k = max(3, (cell_px // 2) | 1)
+    kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (k, k))
+    paper = cv2.morphologyEx(darkest, cv2.MORPH_CLOSE, kernel)
+    paper = cv2.blur(paper, (k, k)).astype(np.float32) + 1.0
+    ratio = darkest.astype(np.float32) / paper
+    darkness = 1.0 - ratio
+    # Contrast: the board's darkest 1 % (printed frame and lines, ink) maps to about 220.
+    peak = max(float(np.percentile(darkness, 99)), 0.15)
+    return np.clip(darkness * (220.0 / peak), 0, 255).astype(np.uint8)
+
+
+def space_crops(darkness: np.ndarray, board: CanonicalBoard, margin_px: int) -> np.ndarray:
+    """The 49 crops, shape (49, S, S) with S = cell_px + 2 * margin_px, row-major order."""
+    size = board.cell_px + 2 * margin_px
+    if margin_px > board.pad_px:
+        raise ValueError("crop margin larger than the canonical padding")
+    crops = np.empty((GRID * GRID, size, size), dtype=darkness.dtype)
+    for r in range(GRID):
+        y = board.pad_px + r * board.cell_px - margin_px
+        for c in range(GRID):
+            x = board.pad_px + c * board.cell_px - margin_px
+            crops[r * GRID + c] = darkness[y:y + size, x:x + size]
+    return crops

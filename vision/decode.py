@@ -1,0 +1,95 @@
+"""Probabilities to tokens, with neighbour agreement as a soft prior only.
+
+A clear reading (top probability >= CLEAR) is never changed: players' real mistakes must still
+show up as Errors. For unclear spaces, the candidates within NEAR_TIE of the best are re-ranked
+by log-probability plus a small bonus for each side that agrees with the neighbour (or the
+Exit) it faces. Every unclear or changed space goes to ``review``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+GRID = 7
+CLEAR = 0.97  # a reading at least this sure is kept as it is
+REVIEW_BELOW = 0.9  # a final reading less sure than this is listed for review
+NEAR_TIE = 0.25  # candidates with p >= NEAR_TIE * p_best may win on neighbour agreement
+AGREEMENT_WEIGHT = 0.6  # log-probability units per agreeing side
+_OPPOSITE = {0: 2, 1: 3, 2: 0, 3: 1}
+_STEP = {0: (-1, 0), 1: (0, 1), 2: (1, 0), 3: (0, -1)}
+# Exits (RULINGS.md), (row, col, side) -> kind
+EXITS = {**{(0, c, 0): k for c, k in ((1, "H"), (3, "R"), (5, "H"))},
+         **{(6, c, 2): k for c, k in ((1, "H"), (3, "R"), (5, "H"))},
+         **{(r, 0, 3): k for r, k in ((1, "R"), (3, "H"), (5, "R"))},
+         **{(r, 6, 1): k for r, k in ((1, "R"), (3, "H"), (5, "R"))}}
+
+
+def sides(token: str) -> str:
+    """N, E, S, W side kinds of a token ('_' for none)."""
+    return "____" if token == "." else token[:4]
+
+
+@dataclass
+class Decoded:
+    """Tokens chosen for the 7 x 7 spaces and the spaces a person should check."""
+
+    grid: list[list[str]]
+    review: list[dict] = field(default_factory=list)
+
+
+def _agreement(grid: list[list[str]], r: int, c: int, token: str) -> float:
+    """Sides of ``token`` at (r, c) that match what they face, minus those that clash."""
+    score = 0.0
+    mine = sides(token)
+    for side in range(4):
+        dr, dc = _STEP[side]
+        rr, cc = r + dr, c + dc
+        kind = mine[side]
+        if 0 <= rr < GRID and 0 <= cc < GRID:
+            facing = sides(grid[rr][cc])[_OPPOSITE[side]]
+            score += 1.0 if kind == facing else -1.0
+        elif kind != "_":
+            exit_kind = EXITS.get((r, c, side))
+            score += 0.5 if exit_kind == kind else 0.0
+    return score
+
+
+def decode(probs: np.ndarray, classes: list[str], review_below: float = REVIEW_BELOW) -> Decoded:
+    """Choose tokens from (7, 7, n_classes) probabilities; list the spaces to review."""
+    best = probs.argmax(axis=2)
+    grid = [[classes[best[r, c]] for c in range(GRID)] for r in range(GRID)]
+    changed: dict[tuple[int, int], str] = {}
+    for _ in range(2):  # two sweeps let neighbouring unclear spaces settle together
+        for r in range(GRID):
+            for c in range(GRID):
+                p = probs[r, c]
+                top = float(p.max())
+                if top >= CLEAR:
+                    continue
+                candidates = np.flatnonzero(p >= NEAR_TIE * top)
+                scores = [np.log(p[i] + 1e-9) + AGREEMENT_WEIGHT * _agreement(grid, r, c, classes[i])
+                          for i in candidates]
+                choice = classes[candidates[int(np.argmax(scores))]]
+                grid[r][c] = choice
+                if choice != classes[best[r, c]]:
+                    changed[(r, c)] = classes[best[r, c]]
+                else:
+                    changed.pop((r, c), None)
+    review = []
+    index = {tok: i for i, tok in enumerate(classes)}
+    for r in range(GRID):
+        for c in range(GRID):
+            p = probs[r, c]
+            chosen = float(p[index[grid[r][c]]])
+            if (r, c) not in changed and chosen >= review_below:
+                continue
+            order = np.argsort(p)[::-1][:3]
+            reason = (f"read as {changed[(r, c)]} ({p[index[changed[(r, c)]]]:.2f}); changed to "
+                      f"agree with its neighbours" if (r, c) in changed
+                      else f"uncertain reading ({chosen:.2f})")
+            review.append({"row": r, "col": c, "token": grid[r][c],
+                           "alternatives": [[classes[i], round(float(p[i]), 3)] for i in order],
+                           "reason": reason})
+    return Decoded(grid=grid, review=review)

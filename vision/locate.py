@@ -1,0 +1,306 @@
+"""Find the board's 7 x 7 printed lattice in a photo (up to which corner is the board's top).
+
+1. Candidates: outer contours of dark printed lines (adaptive threshold) that simplify to a
+   convex quadrilateral of sensible size - the thick frame, the paper edge, panels.
+2. Lattice fit: each candidate is warped flat, and a comb of 8 equally spaced lines is fitted
+   to the "line coverage" profiles in x and y. Coverage (the fraction of a column that is dark)
+   favours long straight printed lines over drawn routes, which also make lines but offset by
+   half a space and rarely across the whole board.
+3. Refinement: lattice intersections are found near their predicted places (a cross filter),
+   and a homography is refitted by RANSAC; repeated twice.
+4. Score: line coverage on the fitted lattice lines against the half-space offsets. The best
+   candidate wins; its score becomes a 0..1 confidence.
+
+Corners come back in clockwise image order; ``vision.orient`` decides which one is the
+board's top-left.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.rectify import GRID
+
+WORK_SIDE = 1000  # the locator works on an image with this long side (or smaller)
+_FIT_CELL = 16  # cell size (px) of the flat views used for fitting
+_MIN_AREA = 0.015  # candidate area as a fraction of the working image
+
+
+@dataclass
+class LatticeFit:
+    """A lattice found in the photo."""
+
+    corners: np.ndarray  # (4, 2) float32, photo pixels, clockwise from the top-left-most
+    score: float  # line agreement: coverage on lattice lines minus on half-offsets
+    confidence: float  # 0..1
+
+
+def _dark_lines(gray: np.ndarray, block: int) -> np.ndarray:
+    """Binary map (0/1) of pixels darker than their surroundings."""
+    binary = cv2.adaptiveThreshold(gray, 1, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV,
+                                   block | 1, 6)
+    return binary
+
+
+def _quad_from_contour(contour: np.ndarray) -> np.ndarray | None:
+    """Simplify a contour to a convex quadrilateral, or None."""
+    hull = cv2.convexHull(contour)
+    perimeter = cv2.arcLength(hull, True)
+    for eps in (0.01, 0.02, 0.035, 0.05, 0.08, 0.11, 0.14):
+        approx = cv2.approxPolyDP(hull, eps * perimeter, True)
+        if len(approx) == 4:
+            quad = approx.reshape(4, 2).astype(np.float32)
+            return quad if cv2.isContourConvex(approx) else None
+        if len(approx) < 4:
+            return None
+    return None
+
+
+def _candidates(binary: np.ndarray, limit: int = 12) -> list[np.ndarray]:
+    """Quadrilaterals from large contours, largest first."""
+    h, w = binary.shape
+    contours, _ = cv2.findContours(binary, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
+    min_area = _MIN_AREA * h * w
+    big = [c for c in contours if cv2.contourArea(c) > min_area]
+    big.sort(key=cv2.contourArea, reverse=True)
+    quads: list[np.ndarray] = []
+    for contour in big[:40]:
+        quad = _quad_from_contour(contour)
+        if quad is None:
+            continue
+        quad = _clockwise(quad)
+        sides = [np.linalg.norm(quad[i] - quad[(i + 1) % 4]) for i in range(4)]
+        if min(sides) < 0.25 * max(sides):
+            continue
+        if any(np.abs(quad - q).max() < 0.01 * max(h, w) for q in quads):
+            continue
+        quads.append(quad)
+        if len(quads) >= limit:
+            break
+    return quads
+
+
+def _clockwise(quad: np.ndarray) -> np.ndarray:
+    centre = quad.mean(axis=0)
+    angles = np.arctan2(quad[:, 1] - centre[1], quad[:, 0] - centre[0])
+    quad = quad[np.argsort(angles)]
+    return np.roll(quad, -int(np.argmin(quad.sum(axis=1))), axis=0).astype(np.float32)
+
+
+def _coverage_profiles(binary_flat: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Fraction of each column / row that is dark, tolerant to 1 px misalignment."""
+    widened_x = cv2.dilate(binary_flat, np.ones((1, 3), np.uint8))
+    widened_y = cv2.dilate(binary_flat, np.ones((3, 1), np.uint8))
+    return widened_x.mean(axis=0), widened_y.mean(axis=1)
+
+
+def _fit_combs(profile: np.ndarray, min_step: float, max_step: float, keep: int = 4
+               ) -> list[tuple[float, float, float]]:
+    """The best few (offset, step, score) of 8 teeth on ``profile`` against 7 half-offsets.
+
+    Distinct combs only (differing in offset or span by more than half a tooth spacing).
+    """
+    n = len(profile)
+    steps = np.arange(min_step, max_step, 0.25, dtype=np.float32)
+    offsets = np.arange(0, n, 1.0, dtype=np.float32)
+    k = np.arange(GRID + 1, dtype=np.float32)
+    # (steps, offsets, teeth) positions, rounded to whole pixels
+    teeth = offsets[None, :, None] + steps[:, None, None] * k[None, None, :]
+    gaps = teeth[:, :, :-1] + steps[:, None, None] / 2
+    valid = teeth[:, :, -1] < n - 1
+    last = n - 1
+    on_all = profile[np.minimum(np.rint(teeth).astype(np.int32), last)]
+    off_all = profile[np.minimum(np.rint(gaps).astype(np.int32), last)]
+    # Printed lines run the whole way: the second-weakest tooth decides. Drawn routes
+    # (half a space off) are often nearly as long on a full board, so they weigh less.
+    on = np.partition(on_all, 1, axis=2)[:, :, 1]
+    off = np.partition(off_all, GRID // 2, axis=2)[:, :, GRID // 2]
+    score = on - 0.25 * off + 0.1 * steps[:, None] / max_step
+    score[~valid] = -np.inf
+    found: list[tuple[float, float, float]] = []
+    for si in range(len(steps)):
+        for oi in np.argsort(score[si])[::-1][:3]:
+            if np.isfinite(score[si, oi]):
+                found.append((float(offsets[oi]), float(steps[si]), float(score[si, oi])))
+    found.sort(key=lambda f: -f[2])
+    chosen: list[tuple[float, float, float]] = []
+    for offset, step, score in found:
+        if all(abs(offset - o) > s / 2 or abs(offset + GRID * step - o - GRID * s) > s / 2
+               for o, s, _ in chosen):
+            chosen.append((offset, step, score))
+            if len(chosen) == keep:
+                break
+    return chosen
+
+
+def _flat_view(image: np.ndarray, quad: np.ndarray, inner_px: float, pad_px: float
+               ) -> tuple[np.ndarray, np.ndarray]:
+    """Warp ``quad`` onto a square of ``inner_px`` with ``pad_px`` around; return image, H."""
+    size = int(round(inner_px + 2 * pad_px))
+    lo, hi = pad_px, pad_px + inner_px
+    dst = np.array([[lo, lo], [hi, lo], [hi, hi], [lo, hi]], np.float32)
+    h_mat = cv2.getPerspectiveTransform(quad.astype(np.float32), dst)
+    flat = cv2.warpPerspective(image, h_mat, (size, size), flags=cv2.INTER_LINEAR,
+                               borderMode=cv2.BORDER_CONSTANT, borderValue=0)
+    return flat, h_mat
+
+
+def _to_photo(h_mat: np.ndarray, points: np.ndarray) -> np.ndarray:
+    pts = np.asarray(points, np.float32).reshape(-1, 1, 2)
+    return cv2.perspectiveTransform(pts, np.linalg.inv(h_mat)).reshape(-1, 2)
+
+
+def _comb_lattices(binary: np.ndarray, quad: np.ndarray) -> list[np.ndarray]:
+    """Lattice corner guesses inside a candidate quadrilateral, from 8-line combs in x and y."""
+    inner = GRID * _FIT_CELL * 1.5
+    pad = 0.08 * inner
+    flat, h_mat = _flat_view(binary, quad, inner, pad)
+    col, row = _coverage_profiles(flat)
+    lo, hi = 0.3 * inner / GRID, 1.12 * inner / GRID
+    # The candidate may itself be the thick frame: try it as is and slightly shrunk.
+    guesses = [_to_photo(h_mat, np.array([[pad + d, pad + d], [pad + inner - d, pad + d],
+                                          [pad + inner - d, pad + inner - d],
+                                          [pad + d, pad + inner - d]]))
+               for d in (0.0, 0.08 * inner / GRID)]
+    for x0, xs, _ in _fit_combs(col, lo, hi):
+        for y0, ys, _ in _fit_combs(row, lo, hi):
+            if max(xs, ys) > 1.35 * min(xs, ys):
+                continue
+            x1, y1 = x0 + GRID * xs, y0 + GRID * ys
+            guesses.append(_to_photo(h_mat, np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]])))
+    return guesses
+
+
+def _cross_response(dark: np.ndarray, cell: int) -> np.ndarray:
+    """High where a vertical and a horizontal line cross (long thin lines both ways)."""
+    length = max(3, int(0.7 * cell))
+    vertical = cv2.blur(dark, (3, length))
+    horizontal = cv2.blur(dark, (length, 3))
+    return vertical * horizontal
+
+
+def _refine(binary: np.ndarray, corners: np.ndarray, rounds: int = 2) -> np.ndarray:
+    """Snap to the lattice intersections and refit the homography (RANSAC)."""
+    cell = 2 * _FIT_CELL
+    inner = GRID * cell
+    pad = cell
+    ideal = np.array([[pad + j * cell, pad + i * cell] for i in range(GRID + 1)
+                      for j in range(GRID + 1)], np.float32)
+    inner_idx = [i * (GRID + 1) + j for i in range(1, GRID) for j in range(1, GRID)]
+    radius = int(0.3 * cell)
+    for _ in range(rounds):
+        flat, h_mat = _flat_view(binary, corners, inner, pad)
+        response = _cross_response(flat.astype(np.float32), cell)
+        found, wanted = [], []
+        for k in inner_idx:
+            x, y = ideal[k].astype(int)
+            window = response[y - radius:y + radius + 1, x - radius:x + radius + 1]
+            if window.size == 0 or window.max() < 0.05:
+                continue
+            dy, dx = np.unravel_index(int(np.argmax(window)), window.shape)
+            found.append([x - radius + dx, y - radius + dy])
+            wanted.append(ideal[k])
+        if len(found) < 12:
+            break
+        fit, mask = cv2.findHomography(np.array(wanted, np.float32), np.array(found, np.float32),
+                                       cv2.RANSAC, 0.12 * cell)
+        if fit is None or mask.sum() < 12:
+            break
+        lattice = ideal[[0, GRID, (GRID + 1) ** 2 - 1, GRID * (GRID + 1)]]
+        moved = cv2.perspectiveTransform(lattice.reshape(-1, 1, 2), fit).reshape(-1, 2)
+        corners = _to_photo(h_mat, moved)
+    return corners.astype(np.float32)
+
+
+def lattice_score(binary: np.ndarray, corners: np.ndarray) -> float:
+    """How well ``corners`` sit on a printed 8 x 8-line lattice inside a frame.
+
+    Rewards: every inner line covered along the whole lattice (second-weakest of the 12),
+    all four frame sides present, and Exit marks just outside the frame at the 2nd, 4th and
+    6th space of every side but not beside the others (a lattice shifted by whole spaces
+    has routes there instead). Penalises lines half a space off the lattice (drawn routes).
+    """
+    cell = _FIT_CELL
+    flat, _ = _flat_view(binary, corners, GRID * cell, cell)
+    span = slice(cell, cell + GRID * cell)
+    col = _coverage_profiles(flat[span])[0]  # full width, rows of the lattice
+    row = _coverage_profiles(flat[:, span])[1]
+
+    def at(profile: np.ndarray, positions: np.ndarray, reach: int = 0) -> np.ndarray:
+        idx = np.clip(np.round(positions).astype(int), 0, len(profile) - 1)
+        if reach == 0:
+            return profile[idx]
+        return np.max([profile[np.clip(idx + d, 0, len(profile) - 1)]
+                       for d in range(-reach, reach + 1)], axis=0)
+
+    lines = cell + np.arange(GRID + 1) * cell
+    inner = np.concatenate([at(col, lines[1:-1]), at(row, lines[1:-1])])
+    frame = np.concatenate([at(col, lines[[0, -1]], 2), at(row, lines[[0, -1]], 2)])
+    gaps = cell + (np.arange(GRID) + 0.5) * cell
+    off = np.concatenate([at(col, gaps), at(row, gaps)])
+    return float(0.5 * (np.sort(inner)[1] + frame.min()) - 0.25 * np.median(off)
+                 + 0.5 * exit_marks_contrast(flat.astype(np.float32), cell, cell))
+
+
+def exit_box_means(image: np.ndarray, cell: int, pad: int) -> np.ndarray:
+    """Mean of ``image`` just outside the frame beside each space: (4 sides N E S W, 7).
+
+    ``image`` is a straightened board with the lattice ``7 * cell`` square at ``pad``.
+    The boxes reach from 0.12 to 0.6 spaces out, across the middle half of each space;
+    positions run clockwise round the board (N left to right, E top to bottom, S right to
+    left, W bottom to top), so a quarter turn of the board is a roll of the sides.
+    """
+    near, far = pad - int(0.6 * cell), pad - int(0.12 * cell)
+    lo = lambda k: pad + int((k + 0.25) * cell)  # noqa: E731
+    hi = lambda k: pad + int((k + 0.75) * cell)  # noqa: E731
+    end = pad + GRID * cell
+    out = np.zeros((4, GRID))
+    for k in range(GRID):
+        out[0, k] = image[near:far, lo(k):hi(k)].mean()
+        out[1, k] = image[lo(k):hi(k), end + (pad - far):end + (pad - near)].mean()
+        out[2, GRID - 1 - k] = image[end + (pad - far):end + (pad - near), lo(k):hi(k)].mean()
+        out[3, GRID - 1 - k] = image[lo(k):hi(k), near:far].mean()
+    return out
+
+
+def exit_marks_contrast(image: np.ndarray, cell: int, pad: int) -> float:
+    """Mean darkness beside the Exit spaces (2nd, 4th, 6th) minus beside the others."""
+    boxes = exit_box_means(image, cell, pad)
+    return float(boxes[:, 1::2].mean() - boxes[:, 0::2].mean())
+
+
+def _confidence(score: float) -> float:
+    """Map the lattice score to 0..1 (0.35 or more is a clear lattice)."""
+    return float(np.clip((score - 0.1) / 0.3, 0.0, 1.0))
+
+
+def working_image(image: np.ndarray) -> tuple[np.ndarray, float]:
+    """Grayscale (darkest channel) image with long side <= WORK_SIDE, and its scale."""
+    h, w = image.shape[:2]
+    scale = min(1.0, WORK_SIDE / max(h, w))
+    small = image if scale == 1.0 else cv2.resize(image, None, fx=scale, fy=scale,
+                                                   interpolation=cv2.INTER_AREA)
+    gray = small.min(axis=2) if small.ndim == 3 else small
+    return np.ascontiguousarray(gray), scale
+
+
+def find_lattice(image: np.ndarray) -> LatticeFit | None:
+    """The best-agreeing 7 x 7 lattice in a BGR photo, or None when none is found."""
+    gray, scale = working_image(image)
+    block = max(15, int(max(gray.shape) / 45))
+    binary = _dark_lines(gray, block)
+    guesses = [g for quad in _candidates(binary) for g in _comb_lattices(binary, quad)]
+    ranked = sorted(guesses, key=lambda g: -lattice_score(binary, g))
+    best: LatticeFit | None = None
+    for guess in ranked[:4]:
+        for corners in (guess, _refine(binary, guess)):
+            score = lattice_score(binary, corners)
+            if best is None or score > best.score:
+                best = LatticeFit(corners=corners, score=score, confidence=_confidence(score))
+    if best is None:
+        return None
+    best.corners = (best.corners / scale).astype(np.float32)
+    return best

@@ -1,0 +1,107 @@
+"""Which side of a found lattice is the board's printed top.
+
+Two pieces of evidence, multiplied as probabilities over the four quarter turns:
+
+- the Exit marks (RULINGS.md): top and bottom sides carry highway, railway, highway at the
+  2nd, 4th and 6th spaces; left and right carry railway, highway, railway. A railway stub
+  has cross ties, a highway stub (bar or two lines) does not, which settles the board up to
+  a half turn;
+- a small CNN (``models/board_orienter.onnx``) on a straightened view with 2.5 spaces of
+  margin, which sees the Exit marks and the printed artwork (Special Routes panel above the
+  grid, score table below) and so also tells top from bottom.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.crops import ink_darkness
+from vision.locate import exit_box_means
+from vision.rectify import GRID, CanonicalBoard, rotate_corners, warp_board
+
+# A small straightened view with 2.5 spaces of margin (input of the orienter CNN).
+WIDE_BOARD = CanonicalBoard(cell_px=8, pad_px=20)
+EXIT_VIEW = CanonicalBoard(cell_px=24, pad_px=24)
+ORIENTER_FILE = "board_orienter.onnx"
+ORIENTER_META = "board_orienter.json"
+_EXIT_SCALE = 5.0 # darkness units: how strongly the Exit-mark difference counts
+
+
+@dataclass
+class Orientation:
+    """How to turn a found lattice upright."""
+
+    corners: np.ndarray  # (4, 2) photo corners in board order TL, TR, BR, BL
+    quarter_turns: int  # the lattice as found was the board turned clockwise this many times
+    confidence: float  # posterior probability of this turn
+    exit_evidence: float  # > 0: highway Exits on the found top/bottom sides
+
+
+class BoardOrienter:
+    """Holds the orienter CNN session (optional) and decides the board's top."""
+
+    def __init__(self, session=None, meta: dict | None = None) -> None:
+        self.session = session
+        self.meta = meta or {}
+
+    @classmethod
+    def load(cls, models_dir: Path) -> "BoardOrienter":
+        onnx_path, meta_path = models_dir / ORIENTER_FILE, models_dir / ORIENTER_META
+        if not onnx_path.exists() or not meta_path.exists():
+            return cls()
+        import onnxruntime as ort
+
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = 1
+        session = ort.InferenceSession(str(onnx_path), options,
+                                       providers=["CPUExecutionProvider"])
+        return cls(session, json.loads(meta_path.read_text()))
+
+    def cnn_probs(self, image: np.ndarray, corners: np.ndarray) -> np.ndarray:
+        """P(the view from ``corners`` is the board turned clockwise k times), k = 0..3."""
+        if self.session is None:
+            return np.full(4, 0.25)
+        view = ink_darkness(warp_board(image, corners, WIDE_BOARD), WIDE_BOARD.cell_px)
+        x = (view.astype(np.float32) / 255.0 - self.meta["mean"]) / self.meta["std"]
+        logits = self.session.run(None, {self.meta["input_name"]: x[None, None]})[0][0]
+        z = np.exp(logits - logits.max())
+        return z / z.sum()
+
+    def orient(self, image: np.ndarray, corners: np.ndarray) -> Orientation:
+        """Decide the board's top for lattice ``corners`` (any cyclic order, clockwise)."""
+        view = ink_darkness(warp_board(image, corners, EXIT_VIEW), EXIT_VIEW.cell_px)
+        evidence = exit_axis_evidence(view.astype(np.float32), EXIT_VIEW.cell_px,
+                                      EXIT_VIEW.pad_px)
+        p_upright_axis = 1.0 / (1.0 + np.exp(-evidence / _EXIT_SCALE))
+        axis = np.array([p_upright_axis, 1 - p_upright_axis, p_upright_axis, 1 - p_upright_axis])
+        combined = axis * self.cnn_probs(image, corners)
+        combined /= combined.sum()
+        k = int(np.argmax(combined))
+        return Orientation(corners=rotate_corners(corners, -k).astype(np.float32),
+                           quarter_turns=k, confidence=float(combined[k]),
+                           exit_evidence=float(evidence))
+
+
+def exit_axis_evidence(darkness: np.ndarray, cell: int, pad: int) -> float:
+    """Positive when the found top/bottom sides carry the highway Exits (board upright or
+    upside down), negative when the board is turned a quarter.
+
+    A railway stub has cross ties: edges across the outward direction. A highway stub (a bar,
+    or two lines, perhaps with a dashed centre) has edges along it. "Tie-ness" = share of
+    gradient energy along the outward direction; on the top and bottom the middle Exit
+    (railway) should have more of it than the outer two (highways), on the sides less.
+    """
+    grad_x = np.abs(cv2.Sobel(darkness, cv2.CV_32F, 1, 0, ksize=3))
+    grad_y = np.abs(cv2.Sobel(darkness, cv2.CV_32F, 0, 1, ksize=3))
+    along_x, along_y = exit_box_means(grad_x, cell, pad), exit_box_means(grad_y, cell, pad)
+    outward = np.vstack([along_y[0], along_x[1], along_y[2], along_x[3]])  # N, E, S, W
+    across = np.vstack([along_x[0], along_y[1], along_x[2], along_y[3]])
+    ties = outward / (outward + across + 1e-3)
+    middle_minus_outer = ties[:, 3] - (ties[:, 1] + ties[:, GRID - 2]) / 2
+    return float(100 * (middle_minus_outer[0] + middle_minus_outer[2]
+                        - middle_minus_outer[1] - middle_minus_outer[3]))

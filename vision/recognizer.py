@@ -1,0 +1,140 @@
+"""Photo to board: the whole pipeline behind one object.
+
+    from vision.recognizer import Recognizer
+    rec = Recognizer.load()            # loads the models once
+    reading = rec.read("board.jpg")    # or a BGR array; corners=[(x, y)] * 4 to skip locating
+    reading.grid, reading.review, reading.confidence
+
+Stages (each timed in ``reading.timings``): load (decode the photo, reduced), locate (find the
+lattice and which side is the top), rectify (one warp to the canonical board, flat-fielding,
+49 crops), classify (one batched ONNX call), decode (tokens, neighbour prior, review list).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from vision.classify import CellClassifier
+from vision.crops import ink_darkness, space_crops
+from vision.decode import decode
+from vision.image_io import PhotoError, as_bgr, load_photo
+from vision.locate import find_lattice
+from vision.model_meta import MODELS_DIR
+from vision.orient import BoardOrienter
+from vision.rectify import GRID, CanonicalBoard, warp_board
+
+__all__ = ["PhotoError", "PhotoReading", "Recognizer"]
+
+MIN_LOCATE_CONFIDENCE = 0.3  # below this the photo is reported as showing no board
+ORIENT_REVIEW_BELOW = 0.9  # a less sure top/bottom decision is reported in ``warnings``
+
+
+@dataclass
+class PhotoReading:
+    """What was read from one photo."""
+
+    source: str
+    grid: list[list[str]]  # 7 x 7 tokens, row 0 = the board's printed top
+    probs: np.ndarray  # (7, 7, n_classes) probabilities, classes as in ``classes``
+    classes: list[str]
+    review: list[dict]  # spaces to check: row, col, token, alternatives, reason
+    corners: np.ndarray  # (4, 2) lattice corners in photo pixels: TL, TR, BR, BL
+    confidence: float  # 0..1: how surely the board was located
+    orientation_confidence: float  # 0..1: how surely its top was found
+    board_image: np.ndarray  # straightened board, BGR (for annotation)
+    board: CanonicalBoard  # layout of ``board_image``
+    timings: dict[str, float] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)
+
+    def grid_lines(self) -> list[str]:
+        """The grid as 7 strings of space-separated tokens (board-spec 4.2)."""
+        return [" ".join(row) for row in self.grid]
+
+
+class Recognizer:
+    """Loaded models plus the pipeline; create with ``Recognizer.load()``."""
+
+    def __init__(self, classifier: CellClassifier, orienter: BoardOrienter, tta: bool,
+                 load_seconds: float) -> None:
+        self.classifier = classifier
+        self.orienter = orienter
+        self.tta = tta
+        self.load_seconds = load_seconds
+        meta = classifier.meta
+        self.board = CanonicalBoard(cell_px=meta.cell_px, pad_px=meta.pad_px)
+
+    @classmethod
+    def load(cls, models_dir: Path | str = MODELS_DIR, tta: bool = True,
+             threads: int = 1) -> "Recognizer":
+        """Load the classifier (and orienter) from ``models_dir``; ``tta`` reads 4 turns."""
+        start = time.perf_counter()
+        models_dir = Path(models_dir)
+        classifier = CellClassifier.load(models_dir, threads=threads)
+        orienter = BoardOrienter.load(models_dir)
+        return cls(classifier, orienter, tta, time.perf_counter() - start)
+
+    def read(self, source: str | Path | np.ndarray,
+             corners: np.ndarray | list | None = None) -> PhotoReading:
+        """Read a board from a photo file or BGR array.
+
+        ``corners``: optional 4 (x, y) photo pixels of the lattice's outer corners, in board
+        order (top-left, top-right, bottom-right, bottom-left); skips locating.
+        Raises PhotoError (one line, naming the photo) when no board can be read.
+        """
+        timings = {"load": 0.0}
+        t = time.perf_counter()
+        if isinstance(source, np.ndarray):
+            name = "image"
+            image, scale = as_bgr(source, name), 1.0
+        else:
+            name = Path(source).name
+            loaded = load_photo(source)
+            image, scale = loaded.image, loaded.scale
+        timings["load"] = time.perf_counter() - t
+
+        t = time.perf_counter()
+        warnings: list[str] = []
+        if corners is not None:
+            found = np.asarray(corners, dtype=np.float32).reshape(-1, 2)
+            if found.shape != (4, 2) or not np.isfinite(found).all():
+                raise PhotoError(f"{name}: corners must be 4 (x, y) points")
+            board_corners = found * scale
+            confidence = orientation_confidence = 1.0
+        else:
+            fit = find_lattice(image)
+            if fit is None or fit.confidence < MIN_LOCATE_CONFIDENCE:
+                raise PhotoError(f"no board found in {name}")
+            orientation = self.orienter.orient(image, fit.corners)
+            board_corners = orientation.corners
+            confidence = fit.confidence
+            orientation_confidence = orientation.confidence
+            if orientation_confidence < ORIENT_REVIEW_BELOW:
+                warnings.append(f"unsure which side is the board's top "
+                                f"({orientation_confidence:.2f}); check the grid is not turned")
+        timings["locate"] = time.perf_counter() - t
+
+        t = time.perf_counter()
+        meta = self.classifier.meta
+        flat = warp_board(image, board_corners, self.board)
+        crops = space_crops(ink_darkness(flat, meta.cell_px), self.board, meta.margin_px)
+        timings["rectify"] = time.perf_counter() - t
+
+        t = time.perf_counter()
+        probs = self.classifier.probabilities(crops, turns=4 if self.tta else 1)
+        probs = probs.reshape(GRID, GRID, -1)
+        timings["classify"] = time.perf_counter() - t
+
+        t = time.perf_counter()
+        decoded = decode(probs, meta.classes)
+        timings["decode"] = time.perf_counter() - t
+        timings["total"] = sum(timings.values())
+        return PhotoReading(
+            source=str(source) if not isinstance(source, np.ndarray) else name,
+            grid=decoded.grid, probs=probs, classes=list(meta.classes), review=decoded.review,
+            corners=(board_corners / scale).astype(np.float32), confidence=confidence,
+            orientation_confidence=orientation_confidence, board_image=flat, board=self.board,
+            timings=timings, warnings=warnings)

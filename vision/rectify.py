@@ -1,0 +1,89 @@
+"""Straighten a photographed board: one perspective warp to a canonical top-down image.
+
+Canonical layout: the 7 x 7 space lattice is ``7 * cell_px`` pixels square and sits ``pad_px``
+pixels in from every edge, so the Exit marks and the crops' context margins are included.
+Corners are always in board order: top-left, top-right, bottom-right, bottom-left.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+GRID = 7
+
+
+@dataclass(frozen=True)
+class CanonicalBoard:
+    """Size of the straightened board image."""
+
+    cell_px: int
+    pad_px: int
+
+    @property
+    def size(self) -> int:
+        return GRID * self.cell_px + 2 * self.pad_px
+
+    def lattice_corners(self) -> np.ndarray:
+        """The 4 lattice corners in canonical pixels (TL, TR, BR, BL)."""
+        lo, hi = self.pad_px, self.pad_px + GRID * self.cell_px
+        return np.array([[lo, lo], [hi, lo], [hi, hi], [lo, hi]], dtype=np.float32)
+
+
+def order_corners(points: np.ndarray) -> np.ndarray:
+    """Any 4 points of a convex quadrilateral to clockwise image order starting top-left-most.
+
+    Clockwise on screen (y down). Which corner is the board's top-left is decided later,
+    from the Exit marks and artwork; this only gives a consistent winding.
+    """
+    pts = np.asarray(points, dtype=np.float32).reshape(4, 2)
+    centre = pts.mean(axis=0)
+    angles = np.arctan2(pts[:, 1] - centre[1], pts[:, 0] - centre[0])
+    pts = pts[np.argsort(angles)]  # clockwise on screen (y grows downwards)
+    start = int(np.argmin(pts.sum(axis=1)))
+    return np.roll(pts, -start, axis=0)
+
+
+def photo_to_canonical(corners: np.ndarray, board: CanonicalBoard) -> np.ndarray:
+    """3 x 3 homography taking photo pixels to canonical pixels."""
+    src = np.asarray(corners, dtype=np.float32).reshape(4, 2)
+    return cv2.getPerspectiveTransform(src, board.lattice_corners())
+
+
+def warp_board(image: np.ndarray, corners: np.ndarray, board: CanonicalBoard) -> np.ndarray:
+    """Warp ``image`` so the lattice given by ``corners`` fills the canonical layout.
+
+    When the board is much larger in the photo than in the canonical image, the photo is
+    first shrunk with area averaging (inside the board's bounding box only), so thin strokes
+    do not alias away in the bilinear warp.
+    """
+    corners = np.asarray(corners, dtype=np.float64).reshape(4, 2)
+    side = max(np.linalg.norm(corners[i] - corners[(i + 1) % 4]) for i in range(4))
+    shrink = (GRID * board.cell_px) / side
+    offset = np.zeros(2)
+    if shrink < 0.6:
+        # Crop to the board (with its padding) before shrinking, to keep this cheap.
+        h, w = image.shape[:2]
+        grow = (side / GRID) * (board.pad_px / board.cell_px + 0.5)
+        x0, y0 = np.maximum(np.floor(corners.min(axis=0) - grow), 0).astype(int)
+        x1, y1 = np.minimum(np.ceil(corners.max(axis=0) + grow), [w, h]).astype(int)
+        region = image[y0:y1, x0:x1]
+        factor = min(1.0, shrink * 1.5)
+        small = cv2.resize(region, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA)
+        scale = np.array([small.shape[1] / region.shape[1], small.shape[0] / region.shape[0]])
+        corners = (corners - [x0, y0]) * scale
+        image = small
+    h_mat = photo_to_canonical(corners.astype(np.float32), board)
+    return cv2.warpPerspective(image, h_mat, (board.size, board.size), flags=cv2.INTER_LINEAR,
+                               borderMode=cv2.BORDER_REPLICATE)
+
+
+def rotate_corners(corners: np.ndarray, quarter_turns: int) -> np.ndarray:
+    """Relabel corners so the board's top moves to the side ``quarter_turns`` clockwise.
+
+    With corners (TL, TR, BR, BL) of a straightened board, ``rotate_corners(c, 1)`` names
+    the current left side the new top (the board image turns 90 degrees clockwise).
+    """
+    return np.roll(np.asarray(corners).reshape(4, 2), quarter_turns % 4, axis=0)

@@ -1,0 +1,166 @@
+"""``rink score``: score grid files, photos and folders of them.
+
+One result per input, in input order: a score sheet (or with ``--json`` one JSON object per
+line, board-spec 4.3). Inputs that cannot be scored are listed at the end on stderr, one line
+each. Exit status: 0 all scored, 1 some inputs could not be scored, 2 usage error.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+from scoring.board import SIZE
+from scoring.space import TokenError, parse_token
+from vision.batch import BoardResult, Correction, ScoreOptions, score_items
+from vision.inputs import expand_paths
+from vision.leaderboard import format_leaderboard, leaderboard_csv, rank
+from vision.safe_write import OutputExists, check_writable, write_atomic
+
+
+def _parse_correction(text: str) -> Correction:
+    where, sep, token = text.partition("=")
+    parts = where.split(",")
+    if not sep or len(parts) != 2 or not all(p.strip().isdigit() for p in parts):
+        raise click.BadParameter(f"{text!r}: expected ROW,COL=TOKEN, e.g. 2,3=H_H_")
+    row, col = (int(p) for p in parts)
+    if not (0 <= row < SIZE and 0 <= col < SIZE):
+        raise click.BadParameter(f"{text!r}: rows and columns are 0-6")
+    try:
+        parse_token(token.strip())
+    except TokenError as error:
+        raise click.BadParameter(str(error)) from None
+    return Correction(row, col, token.strip())
+
+
+def _parse_corners(text: str) -> tuple[tuple[float, float], ...]:
+    try:
+        values = [float(v) for v in text.split(",")]
+    except ValueError:
+        values = []
+    if len(values) != 8:
+        raise click.BadParameter(
+            f"{text!r}: expected 8 numbers x1,y1,...,x4,y4 (top-left, top-right, "
+            "bottom-right, bottom-left corner of the grid, in photo pixels)")
+    return tuple((values[i], values[i + 1]) for i in range(0, 8, 2))
+
+
+def _save_grid(result: BoardResult, path: str, force: bool) -> None:
+    from scoring.board import format_grid
+
+    assert result.board is not None
+    header = [f"# {result.source} as scored by rink"]
+    header += [f"# corrected: row {c.row}, column {c.col} = {c.token} (was {c.was})"
+               for c in result.corrected]
+    header += [f"# to review: row {r['row']}, column {r['col']}: read {r['token']}"
+               for r in result.review]
+    write_atomic(path, "\n".join(header) + "\n" + format_grid(result.board), force=force)
+
+
+@click.command()
+@click.argument("paths", nargs=-1, required=True, metavar="PATH...")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object per input (board-spec 4.3).")
+@click.option("--expansion", "expansions", multiple=True, metavar="NAME",
+              help="Score with this expansion too (repeatable); a grid file may also name it "
+                   "in an 'expansion: NAME' line.")
+@click.option("--reentrant-longest", is_flag=True,
+              help="Longest routes may re-enter a space by another piece and count a closed "
+                   "loop's first space again (digital-version variant; off by default).")
+@click.option("--corners", metavar="x1,y1,x2,y2,x3,y3,x4,y4",
+              help="Board corners by hand (one photo): top-left, top-right, bottom-right, "
+                   "bottom-left of the grid, in photo pixels.")
+@click.option("--annotate", "annotate_dir", metavar="DIR",
+              help="Write an annotated picture of each photo (Errors marked) into DIR.")
+@click.option("--jobs", type=click.IntRange(1, 64), default=1, show_default=True,
+              help="Worker processes; results stay in input order.")
+@click.option("--csv", "csv_path", metavar="FILE",
+              help="Write one row per input with its rank and full breakdown.")
+@click.option("--set", "corrections", multiple=True, metavar="ROW,COL=TOKEN",
+              help="Overrule the space at ROW,COL (0-6) with TOKEN and rescore (repeatable; "
+                   "one input only).")
+@click.option("--save-grid", metavar="FILE",
+              help="Write the (read or corrected) board as a grid file (one input only).")
+@click.option("--strict", is_flag=True,
+              help="A board with spaces to review counts as not scored (tournament use).")
+@click.option("--force", is_flag=True, help="Overwrite existing output files.")
+def score(paths: tuple[str, ...], as_json: bool, expansions: tuple[str, ...],
+          reentrant_longest: bool, corners: str | None, annotate_dir: str | None, jobs: int,
+          csv_path: str | None, corrections: tuple[str, ...], save_grid: str | None,
+          strict: bool, force: bool) -> None:
+    """Score Railroad Ink boards: grid files (.txt), photos, or folders of them.
+
+    Rows and columns are numbered 0-6 from the top-left corner of the grid.
+    """
+    fixes = tuple(_parse_correction(text) for text in corrections)
+    hand_corners = _parse_corners(corners) if corners else None
+    items = expand_paths(list(paths))
+    if (fixes or save_grid or hand_corners) and len(items) != 1:
+        raise click.UsageError("--set, --save-grid and --corners work on exactly one input "
+                               f"(got {len(items)})")
+    try:
+        for output in (csv_path, save_grid):
+            if output:
+                check_writable(output, force)
+    except OutputExists as error:
+        raise click.UsageError(str(error)) from None
+    if expansions:
+        from scoring.expansion_api import UnknownExpansion, get_expansion
+
+        for name in expansions:
+            try:
+                get_expansion(name)
+            except UnknownExpansion as error:
+                raise click.BadParameter(str(error), param_hint="--expansion") from None
+
+    options = ScoreOptions(
+        expansions=expansions, reentrant_longest=reentrant_longest, corrections=fixes,
+        strict=strict, corners=hand_corners, annotate_dir=annotate_dir, force=force,
+    )
+    show_progress = not as_json and len(items) > 1 and sys.stderr.isatty()
+    results: list[BoardResult] = []
+    with click.progressbar(length=len(items), file=sys.stderr, label="Scoring",
+                           hidden=not show_progress) as bar:
+        for result in score_items(items, options, jobs):
+            results.append(result)
+            bar.update(1)
+            if as_json:
+                click.echo(json.dumps(result.to_json()))
+            elif result.ok:
+                if show_progress:
+                    click.echo("", err=True)
+                click.echo(_sheet_text(result) + "\n")
+
+    problems = []
+    if save_grid and results and results[0].board is not None:
+        try:
+            _save_grid(results[0], save_grid, force)
+            if not as_json:
+                click.echo(f"Grid saved to {save_grid}")
+        except (OutputExists, OSError) as error:
+            problems.append(f"{save_grid}: cannot save the grid ({error})")
+    if csv_path:
+        try:
+            write_atomic(csv_path, leaderboard_csv(results), force=force)
+        except (OutputExists, OSError) as error:
+            problems.append(f"{csv_path}: cannot write the CSV ({error})")
+    if not as_json and len(results) > 1:
+        standings = rank(results)
+        if standings:
+            click.echo(format_leaderboard(standings))
+    failed = [r for r in results if not r.ok]
+    if failed and len(results) > 1:
+        click.echo(f"Could not score {len(failed)} of {len(results)} inputs:", err=True)
+    for result in failed:
+        click.echo(result.error, err=True)
+    for problem in problems:
+        click.echo(problem, err=True)
+    if failed or problems:
+        sys.exit(1)
+
+
+def _sheet_text(result: BoardResult) -> str:
+    from vision.sheet_text import format_sheet
+
+    return format_sheet(result)
