@@ -161,10 +161,11 @@ def format_grid(board: Board) -> str:
 
 
 def board_to_json(board: Board) -> dict:
-    """JSON form of a board: ``grid`` as in board-spec 4.3 plus expansion lines."""
+    """JSON form of a board: ``grid`` as in board-spec 4.3 plus the expansion ``key: value``
+    lines in file order (a list, since keys such as ``tentacle`` may repeat)."""
     data: dict = {"grid": [" ".join(row) for row in board.tokens]}
     if board.extras:
-        data["extras"] = {key: value for key, value in board.extras}
+        data["extras"] = [f"{key}: {value}" for key, value in board.extras]
     return data
 
 
@@ -173,6 +174,7 @@ def board_from_json(data: dict, source: str = "<json>") -> Board:
     grid = data.get("grid")
     if not isinstance(grid, list) or not all(isinstance(r, str) for r in grid):
         raise GridError(source, "JSON board needs 'grid': a list of 7 strings")
-    extras = data.get("extras") or {}
-    text = "\n".join(grid + [f"{k}: {v}" for k, v in extras.items()])
-    return parse_grid(text, source)
+    extras = data.get("extras") or []
+    if not isinstance(extras, list) or not all(isinstance(line, str) for line in extras):
+        raise GridError(source, "JSON board 'extras' must be a list of 'key: value' strings")
+    return parse_grid("\n".join(grid + extras), source)

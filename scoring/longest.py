@@ -7,17 +7,21 @@ another piece of it, and a path that closes a loop back to its first piece count
 again (+1).
 
 Longest simple path is NP-hard in general, but boards are small: a depth-first search over
-bitmasks with strong pruning (the spaces still reachable from the path's end bound what it can
-add; on a grid the colours of a chequerboard must alternate along a path; moves to the
-neighbour with the fewest onward moves are tried first, so full-cover paths are found at once).
+bitmasks with strong pruning (a path from its end can only walk a chain of biconnected blocks
+of what it can still reach; on a grid a path alternates the colours of a chequerboard; moves
+to the neighbour with the fewest onward moves go first, so full-cover paths are found at once;
+states dominated by an earlier one are skipped). When that search cannot settle a board in a
+few hundred steps (crossings everywhere, with holes), the exact length comes from a dynamic
+programme across the grid (``scoring.longest_grid``), which also gives the route.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from scoring.board import Position
+from scoring.board import SIZE, Position
 from scoring.graph import NodeId, RouteGraph
+from scoring.longest_grid import grid_longest
 
 
 @dataclass(frozen=True)
@@ -29,7 +33,15 @@ class Route:
 
 
 _MAX_MEMO = 200_000
-"""Most (piece, visited) states remembered, to bound memory on pathological boards."""
+"""Most (piece, reachable) states remembered, to bound memory on pathological boards."""
+
+
+_QUICK_STEPS = 200
+"""Search steps tried before a grid-shaped problem is handed to the exact grid DP."""
+
+
+class _OutOfBudget(Exception):
+    """Raised when the depth-first search has used its steps."""
 
 
 class _Found(Exception):
@@ -72,7 +84,7 @@ class _Search:
         self.bipartite = all(
             not self.neighbours[i] & self.colour_masks[self.colours[i]] for i in range(n)
         )
-        self.seen: set[tuple[int, int, int]] = set()
+        self.seen: dict[tuple[int, int, int], int] = {}
         self.best: list[int] = []
         self.best_length = 0
 
@@ -184,6 +196,9 @@ class _Search:
                 raise _Found
 
     def _dfs(self, current: int, blocked: int, path: list[int], on_path: int) -> None:
+        self.steps += 1
+        if self.budget is not None and self.steps > self.budget:
+            raise _OutOfBudget
         length = len(path)
         self._record(path, length)
         candidates = self.neighbours[current] & ~blocked
@@ -191,12 +206,14 @@ class _Search:
             self._record(path + [path[0]], length + 1)
         if not candidates:
             return
-        state = (current, blocked, path[0] if self.reentrant else 0)
-        if state in self.seen:
-            return  # the same spaces, ending at the same piece, were searched already
-        if len(self.seen) < _MAX_MEMO:
-            self.seen.add(state)
         reach = self._reach(candidates, blocked)
+        # What a path can still add depends only on where it ends and what it can still reach:
+        # a state reached before with at least this length dominates this one.
+        state = (current, reach, path[0] if self.reentrant else 0)
+        if self.seen.get(state, -1) >= length:
+            return
+        if len(self.seen) < _MAX_MEMO:
+            self.seen[state] = length
         bound = length + self._extra_bound(current, reach)
         if self.reentrant:
             bound = max(bound, self._loop_bound(on_path, reach))
@@ -211,7 +228,8 @@ class _Search:
             self._dfs(j, blocked | self.blocks[j], path, on_path | 1 << j)
             path.pop()
 
-    def run(self) -> Route:
+    def _components(self) -> list[int]:
+        """Connected groups of nodes (bitmasks), largest first."""
         remaining = (1 << len(self.ids)) - 1
         components = []
         while remaining:
@@ -219,13 +237,18 @@ class _Search:
             component = self._reach(1 << first, 0) | 1 << first
             components.append(component)
             remaining &= ~component
-        for component in sorted(components, key=lambda m: -m.bit_count()):
-            spaces = len({self.positions[i] for i in _bits(component)})
-            if self.reentrant:
-                self.target = self._loop_bound(component, 0)
-                self.target = max(self.target, component.bit_count())
-            else:
-                self.target = spaces
+        return sorted(components, key=lambda m: -m.bit_count())
+
+    def _component_bound(self, component: int) -> int:
+        if self.reentrant:
+            return max(self._loop_bound(component, 0), component.bit_count())
+        return len({self.positions[i] for i in _bits(component)})
+
+    def _search(self, budget: int | None) -> None:
+        """Depth-first search of every component; raises _OutOfBudget after ``budget`` steps."""
+        self.steps, self.budget = 0, budget
+        for component in self._components():
+            self.target = self._component_bound(component)
             if self.target <= self.best_length:
                 continue
             starts = sorted(_bits(component), key=lambda i: self.neighbours[i].bit_count())
@@ -234,6 +257,35 @@ class _Search:
                     self._dfs(start, self.blocks[start], [start], 1 << start)
             except _Found:
                 pass
+
+    def _grid_joins(self) -> tuple[list[list[bool]], list[list[bool]], list[list[bool]]] | None:
+        """(present, joins east, joins south) when the joins are plain grid joins, else None."""
+        if len(set(self.positions)) != len(self.positions):
+            return None  # two pieces of this kind in one space
+        present = [[False] * SIZE for _ in range(SIZE)]
+        east = [[False] * SIZE for _ in range(SIZE)]
+        south = [[False] * SIZE for _ in range(SIZE)]
+        for i, (row, col) in enumerate(self.positions):
+            present[row][col] = True
+            for j in _bits(self.neighbours[i]):
+                other_row, other_col = self.positions[j]
+                if (other_row, other_col) == (row, col + 1):
+                    east[row][col] = True
+                elif (other_row, other_col) == (row + 1, col):
+                    south[row][col] = True
+                elif abs(other_row - row) + abs(other_col - col) != 1:
+                    return None  # an expansion link joins distant spaces
+        return present, east, south
+
+    def run(self) -> Route:
+        grid = self._grid_joins()
+        try:
+            self._search(_QUICK_STEPS if grid is not None else None)
+        except _OutOfBudget:
+            assert grid is not None
+            length, spaces = grid_longest(*grid, loops=self.reentrant, at_least=self.best_length)
+            if length > self.best_length:
+                return Route(length, tuple(spaces))
         return Route(self.best_length, tuple(self.positions[i] for i in self.best))
 
 

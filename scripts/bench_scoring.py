@@ -3,7 +3,8 @@
     .venv/bin/python scripts/bench_scoring.py [--boards 5000] [--seed 1] [--reentrant]
 
 Prints median and maximum milliseconds per board for each family of boards. Targets
-(issue 2): median <= 1 ms, any board <= 100 ms.
+(issue 2): median <= 1 ms, any board <= 100 ms. Times are CPU time of this process
+(``time.process_time``), so other jobs on a shared machine inflate them less than wall time.
 """
 
 from __future__ import annotations
@@ -68,9 +69,9 @@ def main() -> None:
     for name, boards in families(rng, args.boards).items():
         times = []
         for board in boards:
-            start = time.perf_counter()
+            start = time.process_time()
             score_board(board, reentrant_longest=args.reentrant)
-            times.append((time.perf_counter() - start) * 1000)
+            times.append((time.process_time() - start) * 1000)
         everything += times
         print(f"{name:<40}{len(times):>8}{statistics.median(times):>11.3f}{max(times):>9.1f}")
     print(f"{'all':<40}{len(everything):>8}{statistics.median(everything):>11.3f}"

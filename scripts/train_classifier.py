@@ -8,6 +8,8 @@ class indices. Crops are cut with a little extra border and re-cut at a random o
 locator is never pixel-exact), then turned/mirrored at random with their labels mapped
 accordingly (x8 dihedral augmentation), and their contrast is jittered. After every epoch the
 model is exported to ONNX with its metadata, so a partial run still leaves a usable model.
+With --max-minutes the learning-rate schedule (warm-up, then cosine) follows the clock, so a
+run stopped by its time budget still ends with the rate annealed to zero.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import datetime as dt
 import json
 import sys
 import time
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -117,9 +120,11 @@ def train_orienter(wide: np.ndarray, out: Path, seed: int, epochs: int,
             acc = float((model(x).argmax(1) == y).float().mean())
         print(f"orienter epoch {epoch + 1}: val acc {acc:.4f}", flush=True)
     model.eval()
-    torch.onnx.export(model, (torch.zeros(1, 1, size, size),), str(out / "board_orienter.onnx"),
-                      input_names=["view"], output_names=["logits"], opset_version=17,
-                      dynamo=False)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        torch.onnx.export(model, (torch.zeros(1, 1, size, size),),
+                          str(out / "board_orienter.onnx"), input_names=["view"],
+                          output_names=["logits"], opset_version=17, dynamo=False)
     meta = {"input_name": "view", "input_size": size, "mean": MEAN, "std": STD,
             "classes": "clockwise quarter turns of the view relative to the upright board",
             "view": "vision.orient.WIDE_BOARD, ink darkness", "training_seed": seed,
@@ -217,10 +222,12 @@ def export_onnx(model: nn.Module, size: int, path: Path) -> None:
     """Export with a dynamic batch axis (one call classifies all 49 crops)."""
     model.eval()
     dummy = torch.zeros(2, 1, size, size)
-    torch.onnx.export(model, (dummy,), str(path), input_names=["crops"],
-                      output_names=["logits"], dynamic_axes={"crops": {0: "batch"},
-                                                             "logits": {0: "batch"}},
-                      opset_version=17, dynamo=False)
+    with warnings.catch_warnings():  # the TorchScript exporter is deprecated but simplest
+        warnings.simplefilter("ignore", DeprecationWarning)
+        torch.onnx.export(model, (dummy,), str(path), input_names=["crops"],
+                          output_names=["logits"], dynamic_axes={"crops": {0: "batch"},
+                                                                 "logits": {0: "batch"}},
+                          opset_version=17, dynamo=False)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -235,7 +242,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=20261129)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--val-fraction", type=float, default=0.05)
-    parser.add_argument("--max-minutes", type=float, default=0, help="stop after this (0: no)")
+    parser.add_argument("--max-minutes", type=float, default=0,
+                        help="time budget: the learning rate anneals to zero by then (0: none)")
     parser.add_argument("--orienter-epochs", type=int, default=12,
                         help="epochs for the board orienter (0: do not train it)")
     args = parser.parse_args(argv)
@@ -261,8 +269,17 @@ def main(argv: list[str] | None = None) -> int:
     model = CellNet(width=args.width)
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
     steps = args.epochs * (len(train_y) // args.batch)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=args.lr, total_steps=max(steps, 1),
-                                                pct_start=0.15)
+    loop_start = time.time()
+    budget = args.max_minutes * 60 - (loop_start - start) if args.max_minutes else 0.0
+
+    def progress(step: int) -> float:
+        """Fraction of training done: by steps, or by the time budget if that runs out first."""
+        done = step / max(steps, 1)
+        return max(done, (time.time() - loop_start) / budget) if budget > 0 else done
+
+    def learning_rate(p: float) -> float:
+        """Linear warm-up over the first 10 %, then cosine down to zero."""
+        return args.lr * (p / 0.1 if p < 0.1 else 0.5 * (1 + np.cos(np.pi * (p - 0.1) / 0.9)))
     augment = Augmenter(size, args.seed)
     loss_fn = nn.CrossEntropyLoss(label_smoothing=0.02)
     rng = np.random.default_rng(args.seed)
@@ -273,18 +290,19 @@ def main(argv: list[str] | None = None) -> int:
         order = rng.permutation(len(train_y))
         t0, total = time.time(), 0.0
         for b in range(len(train_y) // args.batch):
+            p = progress(step)
+            if p >= 1.0:
+                break
+            for group in opt.param_groups:
+                group["lr"] = learning_rate(p)
             idx = np.sort(order[b * args.batch:(b + 1) * args.batch])
             x, y = augment(train_x[idx], train_y[idx])
             loss = loss_fn(model(x), y)
             opt.zero_grad()
             loss.backward()
             opt.step()
-            if step < steps:
-                sched.step()
             step += 1
             total += loss.item()
-            if args.max_minutes and time.time() - start > args.max_minutes * 60:
-                break
         acc, logits = evaluate(model, val_x, val_y)
         temperature = fit_temperature(logits, val_y)
         print(f"epoch {epoch + 1}: loss {total / max(b + 1, 1):.4f}  val acc {acc:.5f}  "
@@ -304,8 +322,9 @@ def main(argv: list[str] | None = None) -> int:
                       "validation_crops": int(len(val_y)), "epochs_done": epoch + 1},
             notes=f"CellNet width {args.width}",
         ).save(args.out / META_FILE)
-        if args.max_minutes and time.time() - start > args.max_minutes * 60:
-            print("time limit reached", flush=True)
+        if progress(step) >= 1.0:
+            if step < steps:
+                print("time budget used up: stopped early (learning rate already annealed)")
             break
     print(f"done in {time.time() - start:.0f}s; model in {args.out / MODEL_FILE}")
     return 0

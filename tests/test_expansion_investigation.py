@@ -65,9 +65,34 @@ def test_a_clue_out_of_the_investigators_reach_is_reported() -> None:
     assert sheet.expansions == {"investigation": 6}  # still scored as drawn: 2 + 4
 
 
-def test_an_investigator_at_an_exit_reaches_its_network() -> None:
+def test_an_investigator_still_at_its_exit_has_collected_nothing() -> None:
+    assert codes(with_lines("investigator: E3")) == []
     sheet = with_lines("investigator: E3", "clues collected: 3,5")
+    assert codes(sheet) == ["investigator-never-moved"]
+
+
+def test_railway_moves_stop_at_stations_only() -> None:
+    """A Clue on a plain railway space between two stations can never be landed on."""
+    spaces = {
+        (3, 0): "_H_H", (3, 1): "_R_H?", (3, 2): "_R_R?", (3, 3): "_R_R", (3, 4): "_H_R",
+        (3, 5): "_H_H",
+    }
+    lines = ("expansion: investigation", "investigator: 3,5")
+    sheet = score_with_expansions(board(spaces, *lines, "clues collected: 3,1 3,2"))
+    assert codes(sheet) == ["clue-unreachable"]
+    assert [(p.row, p.col) for p in sheet.illegal[0].places] == [(3, 2)]
+    station_to_station = score_with_expansions(board(spaces, *lines, "clues collected: 3,1"))
+    assert codes(station_to_station) == []
+
+
+def test_a_railway_exit_leads_to_the_first_station() -> None:
+    """Left railway Exit of row 1, along the railway to a station, then a highway step."""
+    spaces = {(1, 0): "_R_R", (1, 1): "_H_R", (1, 2): "_H_H?", (1, 3): "_H_H"}
+    sheet = score_with_expansions(board(
+        spaces, "expansion: investigation", "investigator: 1,2", "clues collected: 1,2"
+    ))
     assert codes(sheet) == []
+    assert sheet.expansions == {"investigation": 5}
 
 
 def test_a_clue_without_a_route_is_reported() -> None:

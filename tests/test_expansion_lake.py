@@ -27,7 +27,7 @@ def test_no_lake_scores_nothing() -> None:
 def test_a_lone_pier_is_a_lake_of_one_space() -> None:
     sheet = lake({(3, 3): "L_H_", (2, 2): "_L__", (2, 3): "___L"})
     assert sheet.expansions == {"lake": 1}
-    assert "Lakes: 1, 2" in sheet.expansion_lines["lake"]
+    assert "Lakes of 1, 2" in sheet.expansion_lines["lake"]
 
 
 def test_open_lake_sides_are_never_errors() -> None:
@@ -76,3 +76,9 @@ def test_longest_routes_do_not_cross_a_lake() -> None:
     assert [n.exit_count for n in sheet.networks] == [2]
     assert sheet.highway == 4
     assert sheet.expansions == {"lake": 3}
+
+
+def test_a_full_lake_space_needs_three_lake_sides_around_it() -> None:
+    sheet = lake({(3, 3): "LLLL", (3, 4): "___L"})
+    assert codes(sheet) == ["lake-fill-unneeded"]
+    assert "only 1 of its sides" in sheet.illegal[0].message

@@ -113,8 +113,19 @@ def test_turning_a_board_keeps_markers() -> None:
 
 
 def _notation_examples() -> list[str]:
-    text = (ROOT / "docs" / "NOTATION.md").read_text()
-    return re.findall(r"```\n(.*?)```", text, flags=re.DOTALL)
+    """The fenced blocks without a language tag (the example boards) in docs/NOTATION.md."""
+    blocks, current, tag = [], [], None
+    for line in (ROOT / "docs" / "NOTATION.md").read_text().splitlines():
+        if line.startswith("```"):
+            if tag is None:
+                tag, current = line[3:], []
+            else:
+                if not tag:
+                    blocks.append("\n".join(current))
+                tag = None
+        elif tag is not None:
+            current.append(line)
+    return blocks
 
 
 def test_every_notation_example_is_a_test_board() -> None:

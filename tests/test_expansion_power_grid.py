@@ -71,3 +71,10 @@ def test_a_missing_or_misplaced_accumulator_is_reported() -> None:
 def test_more_than_three_charges_is_a_bad_key_line() -> None:
     with pytest.raises(GridError, match="'charges: 4'"):
         grid(COLUMN_3, "charges: 4")
+
+
+def test_an_exit_counts_only_when_a_route_of_its_kind_reaches_it() -> None:
+    """Row 0, column 3 electrified, but its route runs east-west, not into the top Exit."""
+    spaces = {(0, 3): "_R_R", (1, 3): "R_R_", (2, 3): "R_R_"}
+    sheet = grid(spaces, "electrified: 0,3 1,3 2,3", "charges: 2")
+    assert sheet.expansions == {"power-grid": 0}

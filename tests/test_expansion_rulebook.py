@@ -72,7 +72,7 @@ def test_example_without_its_expansion_line_reports_the_drawings(name: str) -> N
 
 def test_river_example_prefers_the_edge_to_edge_river() -> None:
     sheet = score_with_expansions(read_grid_file(BOARDS / "river_rulebook.txt"))
-    assert sheet.expansion_lines["river"] == "best River 5 spaces + 3 (both ends at the edge)"
+    assert sheet.expansion_lines["river"] == "best River 5 spaces + 3 for both ends at the edge"
     open_ends = sorted((e.row, e.col, e.side.name, e.kind) for e in sheet.errors)
     assert open_ends == [(4, 1, "W", "W"), (5, 4, "W", "W")]
 
@@ -81,7 +81,7 @@ def test_lake_example_joins_networks_through_the_lake() -> None:
     board = read_grid_file(BOARDS / "lake_rulebook.txt")
     sheet = score_with_expansions(board)
     assert [n.exit_count for n in sheet.networks] == [4]
-    assert "Lakes: 3, 7" in sheet.expansion_lines["lake"]
+    assert "Lakes of 3, 7" in sheet.expansion_lines["lake"]
 
 
 def test_ritual_example_leaves_its_exits_out_of_regular_networks() -> None:

@@ -45,7 +45,7 @@ def _inked_sides(cell_img: np.ndarray, background: float) -> set[str]:
 
 
 def _drawn_sides(token: str) -> set[str]:
-    return {s for s, k in zip("NESW", parse_token(token).sides) if k != "_"}
+    return {s for s, k in zip("NESW", parse_token(token).sides, strict=True) if k != "_"}
 
 
 # --- pieces ---------------------------------------------------------------------------------
@@ -292,3 +292,62 @@ def test_exif_orientation_is_honoured_by_a_viewer(tmp_path) -> None:
         assert shown.shape == photo.image.shape
         assert np.abs(shown.astype(int) - photo.image).mean() < 4
         assert read_truth(path).conditions["exif_orientation"] == orientation
+
+
+# Expansion drawings (docs/NOTATION.md): every side with a route, river or lake shows ink
+EXPANSION_TOKENS = (
+    "W_W_",
+    "_W_W",
+    "WW__",
+    "__WW",
+    "H_H_+_W_W",
+    "_R_R+W_W_",
+    "L___",
+    "_LL_",
+    "LLL_",
+    "LLLL",
+    "L_R_",
+    "_H_L",
+    "LLHR",
+    "RLLH",
+    "R___@A",
+    "H___@B",
+    ".@C",
+    "H_H_!",
+    "RR__!",
+    ".!",
+    "H_H_?",
+    "H_H_*",
+    "HHHH*",
+    "H_H_+_H_H*",
+    "HH__+__HH*",
+    "H__H+_HH_*",
+    ".#",
+)
+
+
+@pytest.mark.parametrize("token", EXPANSION_TOKENS)
+def test_expansion_drawings_ink_their_sides(token: str) -> None:
+    drawn = {
+        s
+        for piece in token.split("+")
+        for s, k in zip("NESW", piece[:4], strict=False)
+        if k in "HRWL"
+    }
+    for seed in range(4):
+        rng = np.random.default_rng(seed)
+        style = sample_ink_style(rng)
+        style.end_error = min(style.end_error, 0.04)
+        img = np.full((3 * CELL, 3 * CELL, 3), 235, np.uint8)
+        draw_piece(Pen(img, np.array([CELL, CELL], float), CELL, (30, 30, 30), style, rng), token)
+        grey = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)[CELL : 2 * CELL, CELL : 2 * CELL]
+        assert _inked_sides(grey, 235) == drawn, (token, seed)
+        assert (grey < 185).any()  # markers alone (".#") leave ink too
+
+
+def test_expansion_grid_renders_as_a_photo() -> None:
+    grid = [["."] * 7 for _ in range(7)]
+    for i, token in enumerate(EXPANSION_TOKENS):
+        grid[i // 7][i % 7] = token
+    photo = render_photo(grid, seed=5, megapixels=0.5)
+    assert photo.to_truth()["grid"][0].split() == list(EXPANSION_TOKENS[:7])

@@ -59,7 +59,7 @@ def _quad_from_contour(contour: np.ndarray) -> np.ndarray | None:
     return None
 
 
-def _candidates(binary: np.ndarray, limit: int = 12) -> list[np.ndarray]:
+def _candidates(binary: np.ndarray, limit: int = 8) -> list[np.ndarray]:
     """Quadrilaterals from large contours, largest first."""
     h, w = binary.shape
     contours, _ = cv2.findContours(binary, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
@@ -97,14 +97,14 @@ def _coverage_profiles(binary_flat: np.ndarray) -> tuple[np.ndarray, np.ndarray]
     return widened_x.mean(axis=0), widened_y.mean(axis=1)
 
 
-def _fit_combs(profile: np.ndarray, min_step: float, max_step: float, keep: int = 4
+def _fit_combs(profile: np.ndarray, min_step: float, max_step: float, keep: int = 3
                ) -> list[tuple[float, float, float]]:
     """The best few (offset, step, score) of 8 teeth on ``profile`` against 7 half-offsets.
 
     Distinct combs only (differing in offset or span by more than half a tooth spacing).
     """
     n = len(profile)
-    steps = np.arange(min_step, max_step, 0.25, dtype=np.float32)
+    steps = np.arange(min_step, max_step, 0.4, dtype=np.float32)
     offsets = np.arange(0, n, 1.0, dtype=np.float32)
     k = np.arange(GRID + 1, dtype=np.float32)
     # (steps, offsets, teeth) positions, rounded to whole pixels
@@ -215,6 +215,41 @@ def _refine(binary: np.ndarray, corners: np.ndarray, rounds: int = 2) -> np.ndar
     return corners.astype(np.float32)
 
 
+def snap_to_frame(gray: np.ndarray, corners: np.ndarray) -> np.ndarray:
+    """Move each side of the lattice onto the inner edge of the thick printed frame.
+
+    Line fits land on the middle of the frame; the lattice boundary is its inner edge. On a
+    straightened view, each side's darkness profile across the frame is followed from its
+    darkest point inward to where it falls half way to the paper.
+    """
+    cell = 2 * _FIT_CELL
+    pad = cell // 2
+    flat, h_mat = _flat_view(gray, corners, GRID * cell, pad)
+    dark = 255.0 - flat.astype(np.float32)
+    lo, hi = pad + cell, pad + (GRID - 1) * cell  # middle of each side, clear of corners
+    reach = int(0.3 * cell)
+    end = pad + GRID * cell
+    # profiles running inward from outside, one per side (N, E, S, W)
+    profiles = [dark[pad - reach:pad + reach, lo:hi].mean(axis=1),
+                dark[lo:hi, end - reach:end + reach].mean(axis=0)[::-1],
+                dark[end - reach:end + reach, lo:hi].mean(axis=1)[::-1],
+                dark[lo:hi, pad - reach:pad + reach].mean(axis=0)]
+    shifts = []
+    for profile in profiles:
+        peak = int(np.argmax(profile))
+        inside = float(np.median(profile[reach + 2:]))
+        half = (profile[peak] + inside) / 2
+        edge = peak
+        while edge + 1 < len(profile) and profile[edge + 1] > half:
+            edge += 1
+        contrast = profile[peak] - inside
+        # inward shift from the current side, in flat pixels (0 when there is no clear frame)
+        shifts.append(float(edge + 0.5 - reach) if contrast > 25 else 0.0)
+    n, e, s_, w = shifts
+    x0, y0, x1, y1 = pad + w, pad + n, end - e, end - s_
+    return _to_photo(h_mat, np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]])).astype(np.float32)
+
+
 def lattice_score(binary: np.ndarray, corners: np.ndarray) -> float:
     """How well ``corners`` sit on a printed 8 x 8-line lattice inside a frame.
 
@@ -242,7 +277,7 @@ def lattice_score(binary: np.ndarray, corners: np.ndarray) -> float:
     gaps = cell + (np.arange(GRID) + 0.5) * cell
     off = np.concatenate([at(col, gaps), at(row, gaps)])
     return float(0.5 * (np.sort(inner)[1] + frame.min()) - 0.25 * np.median(off)
-                 + 0.5 * exit_marks_contrast(flat.astype(np.float32), cell, cell))
+                 + 1.0 * exit_marks_contrast(flat.astype(np.float32), cell, cell))
 
 
 def exit_box_means(image: np.ndarray, cell: int, pad: int) -> np.ndarray:
@@ -281,19 +316,35 @@ def working_image(image: np.ndarray) -> tuple[np.ndarray, float]:
     """Grayscale (darkest channel) image with long side <= WORK_SIDE, and its scale."""
     h, w = image.shape[:2]
     scale = min(1.0, WORK_SIDE / max(h, w))
+    interpolation = cv2.INTER_AREA if scale < 0.6 else cv2.INTER_LINEAR
     small = image if scale == 1.0 else cv2.resize(image, None, fx=scale, fy=scale,
-                                                   interpolation=cv2.INTER_AREA)
-    gray = small.min(axis=2) if small.ndim == 3 else small
-    return np.ascontiguousarray(gray), scale
+                                                   interpolation=interpolation)
+    if small.ndim == 3:
+        b, g, r = cv2.split(small)
+        small = cv2.min(cv2.min(b, g), r)
+    return np.ascontiguousarray(small), scale
 
 
-def find_lattice(image: np.ndarray) -> LatticeFit | None:
-    """The best-agreeing 7 x 7 lattice in a BGR photo, or None when none is found."""
+def _shift(corners: np.ndarray, dx: int, dy: int) -> np.ndarray:
+    """The lattice moved by whole spaces (dx right, dy down, in its own grid)."""
+    unit = np.array([[0, 0], [GRID, 0], [GRID, GRID], [0, GRID]], np.float32)
+    h_mat = cv2.getPerspectiveTransform(unit, corners.astype(np.float32))
+    moved = (unit + np.array([dx, dy], np.float32)).reshape(-1, 1, 2)
+    return cv2.perspectiveTransform(moved, h_mat).reshape(-1, 2)
+
+
+def _locate_in(image: np.ndarray) -> LatticeFit | None:
+    """One pass of the locator on ``image`` (reduced to the working size); photo pixels."""
     gray, scale = working_image(image)
     block = max(15, int(max(gray.shape) / 45))
     binary = _dark_lines(gray, block)
     guesses = [g for quad in _candidates(binary) for g in _comb_lattices(binary, quad)]
-    ranked = sorted(guesses, key=lambda g: -lattice_score(binary, g))
+    ranked = sorted(guesses, key=lambda g: -lattice_score(binary, g))[:4]
+    # A comb can lock on one space off (a line of Exit marks or panel boxes looks like one
+    # more lattice line); try the best guesses shifted by a whole space too.
+    shifted = [_shift(g, dx, dy) for g in ranked[:2] for dx in (-1, 0, 1) for dy in (-1, 0, 1)
+               if dx or dy]
+    ranked = sorted(ranked + shifted, key=lambda g: -lattice_score(binary, g))
     best: LatticeFit | None = None
     for guess in ranked[:4]:
         for corners in (guess, _refine(binary, guess)):
@@ -302,5 +353,28 @@ def find_lattice(image: np.ndarray) -> LatticeFit | None:
                 best = LatticeFit(corners=corners, score=score, confidence=_confidence(score))
     if best is None:
         return None
-    best.corners = (best.corners / scale).astype(np.float32)
+    best.corners = (snap_to_frame(gray, best.corners) / scale).astype(np.float32)
     return best
+
+
+def find_lattice(image: np.ndarray) -> LatticeFit | None:
+    """The best-agreeing 7 x 7 lattice in a BGR photo, or None when none is found.
+
+    When the board is small in the photo, the locator runs again on a crop around it, at a
+    finer scale, and keeps that result if it agrees better.
+    """
+    fit = _locate_in(image)
+    if fit is None:
+        return None
+    h, w = image.shape[:2]
+    lo, hi = fit.corners.min(axis=0), fit.corners.max(axis=0)
+    extent = float((hi - lo).max())
+    if extent < 0.4 * max(h, w) and max(h, w) > WORK_SIDE:
+        margin = 0.6 * extent
+        x0, y0 = np.maximum(lo - margin, 0).astype(int)
+        x1, y1 = np.minimum(hi + margin, [w, h]).astype(int)
+        zoomed = _locate_in(image[y0:y1, x0:x1])
+        if zoomed is not None and zoomed.score > fit.score:
+            zoomed.corners = (zoomed.corners + [x0, y0]).astype(np.float32)
+            return zoomed
+    return fit

@@ -3,8 +3,9 @@
 A Clue is a space marked ``?`` (the magnifying glass drawn with the die's route). The
 ``clues collected:`` line lists the circled Clues; ``investigator:`` is where the Investigator
 stands now: a space ``row,col``, or an Exit place such as ``W3`` if it never moved. The
-Investigator only moves along routes, so every collected Clue must share a network with the
-Investigator's position; a Clue listed where none is drawn is reported and not counted.
+Investigator moves along highways (one space) and railways (station to station), so every
+collected Clue must be on its walkable paths (investigator_moves.py); a Clue listed where none
+is drawn is reported and not counted.
 """
 
 from __future__ import annotations
@@ -13,8 +14,9 @@ from scoring.board import Board, GridError, Position
 from scoring.exits import exit_at
 from scoring.expansion_api import Expansion, ExpansionScore
 from scoring.expansions import key_lines
-from scoring.graph import NodeId, RouteGraph
-from scoring.results import Illegal, Place, ScoreSheet
+from scoring.expansions.investigator_moves import Stop, exit_place, reachable
+from scoring.graph import RouteGraph
+from scoring.results import Illegal, Place, ScoreSheet, place_words
 from scoring.sides import ROUTE_KINDS
 
 CLUE = "?"
@@ -44,18 +46,19 @@ def expansion_score(board: Board, source: str = "<board>") -> tuple[int, str]:
     got = len(collected(board, source))
     all_of_them = total > 0 and got == total
     bonus = ALL_CLUES_BONUS if all_of_them else 0
-    extra = f" + {ALL_CLUES_BONUS} (all collected)" if all_of_them else ""
+    extra = f" + {ALL_CLUES_BONUS} for all of them" if all_of_them else ""
     return got + bonus, f"{got} of {total} Clues collected{extra}"
 
 
-def _investigator_node(board: Board, graph: RouteGraph, source: str) -> tuple[list[NodeId], str]:
-    """The graph nodes where the Investigator stands, and its place in words ('' if absent)."""
+def investigator_stop(board: Board, source: str = "<board>") -> tuple[Stop | None, str]:
+    """Where the Investigator stands (a space, or an Exit if it never moved) and that place in
+    words; (None, '') when the line is absent."""
     value = board.extra(INVESTIGATOR_KEY)
     if value is None:
-        return [], ""
+        return None, ""
     position = key_lines.parse_position(value)
     if position is not None:
-        return graph.nodes_in(*position), f"row {position[0]}, column {position[1]}"
+        return position, place_words(*position)
     place = key_lines.parse_edge_place(value)
     if place is None:
         raise GridError(
@@ -69,13 +72,12 @@ def _investigator_node(board: Board, graph: RouteGraph, source: str) -> tuple[li
         raise GridError(
             source, f"bad key line '{INVESTIGATOR_KEY}: {value}': there is no Exit at {value}"
         )
-    node = graph.exit_node.get(exit_.index)
-    return ([] if node is None else [node]), exit_.words
+    return exit_place(exit_.index), exit_.words
 
 
 def find_illegal(board: Board, source: str = "<board>") -> list[Illegal]:
-    """Collected Clues that are not Clues or out of the Investigator's reach; Clues without a
-    route."""
+    """Collected Clues that are not Clues, listed twice or out of the Investigator's reach;
+    Clues without a route."""
     found: list[Illegal] = []
     drawn = set(clues(board))
     listed = key_lines.positions(board, COLLECTED_KEY, source)
@@ -90,19 +92,29 @@ def find_illegal(board: Board, source: str = "<board>") -> list[Illegal]:
     for position in sorted(drawn):
         if not any(set(piece.kinds) & set(ROUTE_KINDS) for piece in board[position].pieces):
             found.append(Illegal(
-                "clue-no-route", "a Clue without a route (the die draws a Clue on a route)", (Place(*position),)
+                "clue-no-route", "a Clue without a route (the die draws a Clue on a route)",
+                (Place(*position),),
             ))
-    graph = RouteGraph(board)
-    start, where = _investigator_node(board, graph, source)
-    if where:
-        reach = {n for node in start for n in graph.component_of(node)}
-        for position in collected(board, source):
-            if not reach.intersection(graph.nodes_in(*position)):
-                found.append(Illegal(
-                    "clue-unreachable",
-                    f"collected Clue not connected by routes to the Investigator ({where})",
-                    (Place(*position),),
-                ))
+    stop, where = investigator_stop(board, source)
+    if stop is None:
+        return found
+    got = collected(board, source)
+    if isinstance(stop, str) and got:
+        found.append(Illegal(
+            "investigator-never-moved",
+            f"Clues are collected, but the Investigator is still at the {where}",
+            tuple(Place(*p) for p in got),
+        ))
+        return found
+    reach = reachable(board, stop)
+    for position in got:
+        if position not in reach:
+            found.append(Illegal(
+                "clue-unreachable",
+                f"the Investigator ({where}) cannot have walked here: moves follow a highway "
+                "to the next space or a railway from station to station",
+                (Place(*position),),
+            ))
     return found
 
 

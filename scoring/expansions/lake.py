@@ -6,7 +6,8 @@ across lake sides; it scores 1 point per space (piers included) for the Smallest
 engine joins networks through Lakes by itself (pieces join across same-kind ends), so routes on
 piers of one Lake share a network. Open lake sides are never Errors; a route end facing a lake
 side (no pier there) is an Error. An empty space with 3 or more sides against open lake sides
-should have been filled with water (``LLLL``) and is reported.
+should have been filled with water (``LLLL``) and is reported; a filled space needs 3 such
+sides (the dice never show a full lake).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from __future__ import annotations
 from scoring.board import SIZE, Board, Position
 from scoring.expansion_api import Expansion, ExpansionScore
 from scoring.expansions.kind_groups import kind_groups
+from scoring.expansions.wording import counted
 from scoring.graph import RouteGraph
 from scoring.results import Illegal, Place, ScoreSheet
 from scoring.sides import HIGHWAY, LAKE, RAILWAY, Side
@@ -31,7 +33,7 @@ def expansion_score(board: Board, graph: RouteGraph) -> tuple[int, str]:
     if not sizes:
         return 0, "no Lake drawn"
     listed = ", ".join(str(size) for size in sorted(sizes))
-    return min(sizes), f"Smallest Lake {min(sizes)} spaces (Lakes: {listed})"
+    return min(sizes), f"Smallest Lake {counted(min(sizes), 'space')}; Lakes of {listed}"
 
 
 def _lake_faces() -> frozenset[tuple]:
@@ -50,6 +52,7 @@ def _lake_faces() -> frozenset[tuple]:
 
 
 LAKE_FACES = _lake_faces()
+FULL_LAKE = (LAKE, LAKE, LAKE, LAKE)
 
 
 def find_illegal(board: Board, graph: RouteGraph) -> list[Illegal]:
@@ -62,10 +65,17 @@ def find_illegal(board: Board, graph: RouteGraph) -> list[Illegal]:
             found.append(Illegal(
                 "lake-not-a-face", f"{space.token!r} is not a Lake die face", (Place(row, col),)
             ))
-        if space.is_empty and len(_lake_facing_sides(board, (row, col))) >= 3:
+        facing = len(_lake_facing_sides(board, (row, col)))
+        if space.is_empty and facing >= 3:
             found.append(Illegal(
                 "lake-not-filled",
                 "3 sides face open lake sides: the space should be filled with water (LLLL)",
+                (Place(row, col),),
+            ))
+        if lake_pieces and lake_pieces[0].kinds == FULL_LAKE and facing < 3:
+            found.append(Illegal(
+                "lake-fill-unneeded",
+                f"filled with water, but only {facing} of its sides face lake sides (3 are needed)",
                 (Place(row, col),),
             ))
     return found

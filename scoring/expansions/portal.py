@@ -13,6 +13,7 @@ from collections import defaultdict
 
 from scoring.board import Board, Position
 from scoring.expansion_api import Expansion, ExpansionScore
+from scoring.expansions.wording import counted
 from scoring.graph import Link, RouteGraph
 from scoring.results import Illegal, Place, ScoreSheet
 from scoring.sides import ROUTE_KINDS
@@ -81,7 +82,7 @@ def find_illegal(board: Board) -> list[Illegal]:
 def expansion_score(board: Board) -> tuple[int, str]:
     """The Portal expansion scores no points of its own (it changes networks and routes)."""
     pairs = sum(1 for spaces in portal_letters(board).values() if len(spaces) >= PER_LETTER)
-    return 0, f"{pairs} linked pair(s) of Portals (they score within networks and routes)"
+    return 0, f"{counted(pairs, 'linked pair')} of Portals (they score within networks and routes)"
 
 
 def drawings(board: Board) -> list[Place]:

@@ -2,9 +2,9 @@
 
 The Accumulator is the centre space, written ``.#`` (an accumulator marker on an otherwise
 empty space). The ``electrified:`` line lists the spaces with a lightning mark, ``charges:``
-the filled circles (0-3). An Exit counts when the space next to it is electrified and joined
-to the Accumulator through orthogonally adjacent electrified spaces. Route ends that face the
-Accumulator are not Errors.
+the filled circles (0-3). An Exit counts when a route of its kind reaches it and the space
+next to it is electrified and joined to the Accumulator through orthogonally adjacent
+electrified spaces. Route ends that face the Accumulator are not Errors.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from scoring.board import SIZE, Board, Position
 from scoring.exits import EXITS, Exit
 from scoring.expansion_api import Expansion, ExpansionScore
 from scoring.expansions import key_lines
+from scoring.expansions.wording import counted
 from scoring.graph import RouteGraph
 from scoring.results import Illegal, Place, ScoreSheet
 from scoring.sides import ROUTE_KINDS, Side
@@ -71,7 +72,9 @@ def powered_spaces(board: Board, source: str = "<board>") -> set[Position]:
 
 def power_grid(board: Board, source: str = "<board>") -> PowerGrid:
     powered = powered_spaces(board, source)
-    exits = tuple(e for e in EXITS if e.position in powered)
+    exits = tuple(
+        e for e in EXITS if e.position in powered and board[e.position].kind_at(e.side) == e.kind
+    )
     charges = key_lines.count(board, CHARGES_KEY, MAX_CHARGES, source)
     return PowerGrid(accumulator(board) or CENTRE, charges, exits)
 
@@ -80,7 +83,7 @@ def expansion_score(board: Board, source: str = "<board>") -> tuple[int, str]:
     """(points, score-sheet line)."""
     grid = power_grid(board, source)
     return grid.points, (
-        f"{len(grid.exits)} Exits x {grid.charges} charges"
+        f"{counted(len(grid.exits), 'Exit')} x {counted(grid.charges, 'charge')}"
     )
 
 

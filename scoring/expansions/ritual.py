@@ -16,6 +16,7 @@ from scoring.board import Board
 from scoring.exits import Exit, exit_at
 from scoring.expansion_api import Expansion, ExpansionScore
 from scoring.expansions import key_lines
+from scoring.expansions.wording import counted
 from scoring.graph import Link, NodeId, RouteGraph
 from scoring.results import Illegal, Place, ScoreSheet, network_points
 from scoring.sides import ROUTE_KINDS
@@ -23,6 +24,9 @@ from scoring.sides import ROUTE_KINDS
 RITUAL = "!"
 EDGE_PORTALS_KEY = "edge portals"
 ROUNDS = 6
+RITUAL_LABEL = "ritual"
+PORTAL_LABEL = "edge portal"
+"""Labels of the virtual graph nodes for Ritual Sites and edge Portals."""
 
 
 @dataclass(frozen=True)
@@ -40,10 +44,6 @@ class MadnessNetwork:
     @property
     def points(self) -> int:
         return network_points(self.size)
-
-
-RITUAL_LABEL = "ritual"
-PORTAL_LABEL = "edge portal"
 
 
 def madness_links(board: Board, graph: RouteGraph, source: str = "<board>") -> list[Link]:
@@ -97,7 +97,7 @@ def score_networks(networks: list[MadnessNetwork]) -> tuple[int, str]:
     if not scoring:
         return 0, "no Madness Network of 2 or more"
     parts = ", ".join(
-        f"{n.rituals} Rituals + {n.portals} Portals = {n.points}" for n in scoring
+        f"{counted(n.rituals, 'Ritual')} + {counted(n.portals, 'Portal')} = {n.points}" for n in scoring
     )
     return sum(n.points for n in scoring), f"Madness Networks {parts}"
 

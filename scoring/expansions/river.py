@@ -15,6 +15,7 @@ from scoring.board import SIZE, Board, Position
 from scoring.exits import exit_at
 from scoring.expansion_api import Expansion, ExpansionScore
 from scoring.expansions.kind_groups import KindGroup, kind_groups
+from scoring.expansions.wording import counted
 from scoring.graph import RouteGraph
 from scoring.results import Illegal, Place, ScoreSheet
 from scoring.sides import KIND_WORDS, RIVER, ROUTE_KINDS, Side
@@ -55,8 +56,8 @@ def expansion_score(board: Board, graph: RouteGraph) -> tuple[int, str]:
     river = best_river(graph)
     if river is None:
         return 0, "no River drawn"
-    bonus = f" + {EDGE_BONUS} (both ends at the edge)" if river.edge_to_edge else ""
-    return river.points, f"best River {len(river.spaces)} spaces{bonus}"
+    bonus = f" + {EDGE_BONUS} for both ends at the edge" if river.edge_to_edge else ""
+    return river.points, f"best River {counted(len(river.spaces), 'space')}{bonus}"
 
 
 def _is_bridge(pieces) -> bool:

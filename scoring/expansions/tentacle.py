@@ -18,6 +18,7 @@ from scoring.board import Board, GridError, Position
 from scoring.exits import exit_at, on_outer_edge
 from scoring.expansion_api import Expansion, ExpansionScore
 from scoring.expansions import key_lines
+from scoring.expansions.wording import counted
 from scoring.graph import RouteGraph
 from scoring.results import Illegal, Place, ScoreSheet, place_words
 from scoring.sides import ROUTE_KINDS, Side
@@ -61,8 +62,8 @@ def expansion_score(board: Board, source: str = "<board>") -> tuple[int, str]:
     shared = sorted(p for p in occupied(board, source) if _has_route(board, p))
     points = POINTS_PER_TENTACLE * len(drawn) + len(shared)
     return points, (
-        f"{len(drawn)} Tentacles x {POINTS_PER_TENTACLE} + "
-        f"{len(shared)} spaces shared with routes"
+        f"{counted(len(drawn), 'Tentacle')} x {POINTS_PER_TENTACLE} + "
+        f"{counted(len(shared), 'space')} shared with routes"
     )
 
 

@@ -246,7 +246,8 @@ def _draw_exits(img: np.ndarray, board: FlatBoard, style: BoardStyle) -> None:
                 half = 0.42 * cell
                 end = base + out * (length + 0.08 * cell)
                 backing = tuple(
-                    int(0.5 * a + 0.5 * b) for a, b in zip(style.tint, style.exit_color)
+                    int(0.5 * a + 0.5 * b)
+                    for a, b in zip(style.tint, style.exit_color, strict=True)
                 )
                 _poly_fill(
                     img,
@@ -292,13 +293,9 @@ def _draw_specials_panel(
 
 
 def _draw_score_table(
-    img: np.ndarray,
-    board: FlatBoard,
-    style: BoardStyle,
-    rng: np.random.Generator,
-    top: float,
-    bottom: float,
+    img: np.ndarray, board: FlatBoard, style: BoardStyle, top: float, bottom: float
 ) -> None:
+    """Six labelled boxes below the grid (players may write their scores in them)."""
     cell = board.cell
     height = bottom - top
     if height < 0.4 * cell:
@@ -408,7 +405,7 @@ def draw_board(style: BoardStyle, cell: float, rng: np.random.Generator) -> Flat
         )
     _draw_specials_panel(img, board, style, rng, title_h * 2.15, top_free)
     bottom_top = board.origin[1] + 7 * cell + exit_band
-    _draw_score_table(img, board, style, rng, bottom_top, h - 0.1 * cell)
+    _draw_score_table(img, board, style, bottom_top, h - 0.1 * cell)
     _draw_decoration(img, board, style, rng)
     if rng.random() < 0.5:  # printed border round the whole card
         inset = rng.uniform(0.05, 0.25) * cell

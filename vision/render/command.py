@@ -16,30 +16,32 @@ def render_many(
     fmt: str = "jpg",
     quality: int = 85,
     exif_rate: float = 0.0,
+    expansions: bool = False,
 ) -> list[Path]:
     """Render ``n`` photos ``render_<seed>_<i>.<fmt>`` with truth JSON beside each.
 
     Photo i uses seed ``seed * 1_000_003 + i``; ``exif_rate`` of the JPEGs are stored turned
-    with an EXIF Orientation tag (their truth describes the photo as shown).
+    with an EXIF Orientation tag (their truth describes the photo as shown). ``expansions``
+    draws boards mixing expansion drawings into random spaces instead of ``sample_board``.
     """
     import cv2
 
-    from .games import sample_board
+    from .games import expansion_board, sample_board
     from .photo import render_photo
 
     cv2.setNumThreads(1)
     written = []
     for i in range(n):
         photo_seed = seed * 1_000_003 + i
-        board = sample_board(np.random.default_rng([photo_seed, 99]))
+        board_rng = np.random.default_rng([photo_seed, 99])
+        board = expansion_board(board_rng) if expansions else sample_board(board_rng)
         photo = render_photo(
             board.grid, seed=photo_seed, megapixels=megapixels, rounds=board.rounds
         )
         photo.conditions["board_kind"] = board.kind
         pick = np.random.default_rng([photo_seed, 98])
-        orientation = (
-            int(pick.choice([3, 6, 8])) if fmt == "jpg" and pick.random() < exif_rate else None
-        )
+        turned = fmt == "jpg" and pick.random() < exif_rate
+        orientation = int(pick.choice([3, 6, 8])) if turned else None
         path = out / f"render_{seed}_{i:05d}.{fmt}"
         written.append(photo.save(path, jpeg_quality=quality, exif_orientation=orientation))
     return written
@@ -79,6 +81,9 @@ def render_many(
     help="share of JPEGs stored turned with an EXIF Orientation tag",
 )
 @click.option(
+    "--expansions", is_flag=True, help="mix expansion drawings (rivers, lakes...) into the boards"
+)
+@click.option(
     "--samples", is_flag=True, help="write the ten fixed sample photos board_01..board_10 instead"
 )
 def render(
@@ -89,6 +94,7 @@ def render(
     fmt: str,
     quality: int,
     exif_rate: float,
+    expansions: bool,
     samples: bool,
 ) -> None:
     """Render N synthetic phone photos of drawn boards, each with <stem>.json ground truth."""
@@ -98,9 +104,8 @@ def render(
         if samples:
             paths = write_samples(out_dir, quality)
         else:
-            paths = render_many(out_dir, n, seed, megapixels, fmt, quality, exif_rate)
+            paths = render_many(out_dir, n, seed, megapixels, fmt, quality, exif_rate, expansions)
     except OSError as err:
-        raise click.ClickException(
-            f"{out_dir}: cannot write there ({err.strerror or err})"
-        ) from None
+        message = f"{out_dir}: cannot write there ({err.strerror or err})"
+        raise click.ClickException(message) from None
     click.echo(f"wrote {len(paths)} photos and truth files to {out_dir}")

@@ -120,7 +120,7 @@ def _mark_margins(
     used = {t for row in grid for t in row}
     color = ink.colors[0]
     width = max(1, int(round(ink.line_width * board.cell)))
-    for (p0, size), special in zip(board.special_boxes, SPECIAL_ROUTES):
+    for (p0, size), special in zip(board.special_boxes, SPECIAL_ROUTES, strict=False):
         if not used & set(orientations(special)) or rng.random() < 0.15:
             continue
         jitter = rng.normal(0, 0.05 * size, (2, 2))

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .board_art import EXITS
-from .tokens import BASE_TOKENS, EMPTY, SPECIAL_TOKENS, parse_token
+from .tokens import BASE_TOKENS, EMPTY, SPECIAL_TOKENS, expansion_tokens, parse_token
 
 ROUTE_DIE = ("H_H_", "HH__", "HHH_", "R_R_", "RR__", "RRR_")
 STATION_DIE = ("HRHRo", "HRHRo", "H_R_", "H_R_", "HR__", "HR__")
@@ -55,51 +55,70 @@ def _exit_kind(row: int, col: int, side: int) -> str | None:
     return EXITS[edge].get(index, "")
 
 
-def placement_links(grid: Grid, row: int, col: int, token: str) -> int | None:
-    """Number of sides joining a matching route or Exit, or None if the placement is illegal
-    (a route end against a different kind, or not connected at all)."""
+@dataclass
+class Placement:
+    """What drawing a piece in a space would do."""
+
+    links: int  # sides joining a matching route end or Exit
+    errors: int  # route ends (ours or a neighbour's) left against a blank side
+    open_ends: int  # our route ends facing an empty space (may be joined later)
+
+
+def evaluate_placement(grid: Grid, row: int, col: int, token: str) -> Placement | None:
+    """The effect of drawing ``token`` at (row, col), or None if that is illegal: a route end
+    against a different kind or an Exit of the other kind, or nothing connected."""
     sides = parse_token(token).sides
-    links = 0
+    links = errors = open_ends = 0
     for side, kind in enumerate(sides):
-        if kind == "_":
-            continue
         exit_kind = _exit_kind(row, col, side)
-        if exit_kind is not None:
-            if exit_kind == kind:
+        if exit_kind is not None:  # on the edge: never an Error
+            if kind != "_" and exit_kind == kind:
                 links += 1
-            elif exit_kind:
+            elif kind != "_" and exit_kind:
                 return None
             continue
         dr, dc = _STEP[side]
         other = grid[row + dr][col + dc]
-        if other == EMPTY:
-            continue
-        facing = parse_token(other).sides[(side + 2) % 4]
-        if facing == kind:
+        facing = "_" if other == EMPTY else parse_token(other).sides[(side + 2) % 4]
+        if kind == "_":
+            errors += facing != "_"  # a neighbour's end meets our blank side
+        elif other == EMPTY:
+            open_ends += 1
+        elif facing == kind:
             links += 1
-        elif facing != "_":
+        elif facing == "_":
+            errors += 1
+        else:
             return None
-    # a neighbour's route end facing one of our blank sides is allowed (it is an Error)
-    return links if links > 0 else None
+    return Placement(links, errors, open_ends) if links > 0 else None
 
 
 def _place(
-    grid: Grid, rounds: list[list[int]], token: str, round_no: int, rng: np.random.Generator
+    grid: Grid,
+    rounds: list[list[int]],
+    token: str,
+    round_no: int,
+    rng: np.random.Generator,
+    temperature: float,
 ) -> bool:
-    candidates = []
-    weights = []
+    """Draw ``token`` where a player of the given sloppiness would: connecting, few Errors."""
+    candidates, scores = [], []
     for r in range(7):
         for c in range(7):
             if grid[r][c] != EMPTY:
                 continue
+            central = 2 <= r <= 4 and 2 <= c <= 4
             for t in orientations(token):
-                links = placement_links(grid, r, c, t)
-                if links:
+                p = evaluate_placement(grid, r, c, t)
+                if p is not None:
                     candidates.append((r, c, t))
-                    weights.append(float(links) ** 2)
+                    scores.append(
+                        3.0 * p.links - 3.0 * p.errors - 0.2 * p.open_ends + 0.6 * central
+                    )
     if not candidates:
         return False
-    w = np.array(weights)
+    z = np.array(scores) / temperature
+    w = np.exp(z - z.max())
     r, c, t = candidates[int(rng.choice(len(candidates), p=w / w.sum()))]
     grid[r][c] = t
     rounds[r][c] = round_no
@@ -107,12 +126,13 @@ def _place(
 
 
 def play_game(rng: np.random.Generator) -> Board:
-    """Seven rounds with the real dice; each roll is placed legally where possible."""
+    """Seven rounds with the real dice; every roll is drawn where legal, by a player who
+    prefers joining routes and avoiding Errors (how much: a random temperature per game)."""
     grid = [[EMPTY] * 7 for _ in range(7)]
     rounds = [[0] * 7 for _ in range(7)]
     specials_left = list(SPECIAL_ROUTES)
     specials_wanted = int(rng.integers(0, 4))
-    skip = rng.uniform(0.0, 0.15)  # some players leave dice unused
+    temperature = float(rng.uniform(0.3, 2.0))
     for round_no in range(1, 8):
         dice = [ROUTE_DIE[int(rng.integers(6))] for _ in range(3)]
         dice.append(STATION_DIE[int(rng.integers(6))])
@@ -121,8 +141,7 @@ def play_game(rng: np.random.Generator) -> Board:
             specials_wanted -= 1
             dice.append(special)
         for k in rng.permutation(len(dice)):
-            if rng.random() >= skip:
-                _place(grid, rounds, dice[k], round_no, rng)
+            _place(grid, rounds, dice[k], round_no, rng, temperature)
     return Board(grid, rounds, "game")
 
 
@@ -173,3 +192,16 @@ def sample_board(rng: np.random.Generator) -> Board:
 def sample_grid(rng: np.random.Generator) -> Grid:
     """A 7x7 list of tokens to draw (see sample_board)."""
     return sample_board(rng).grid
+
+
+def expansion_board(rng: np.random.Generator) -> Board:
+    """Random spaces mixing expansion drawings (rivers, lakes, portals, markers...) with
+    base-game pieces: for showing and testing expansion drawings, not a legal game."""
+    board = random_board(rng, fill=rng.uniform(0.3, 0.9))
+    extra = expansion_tokens()
+    for r in range(7):
+        for c in range(7):
+            if board.grid[r][c] != EMPTY and rng.random() < 0.5:
+                board.grid[r][c] = extra[int(rng.integers(len(extra)))]
+    board.kind = "expansion"
+    return board

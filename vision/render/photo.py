@@ -30,6 +30,7 @@ from .style import sample_board_style, sample_ink_style
 from .tokens import check_grid
 from .truth import RenderedPhoto
 
+RENDERER_VERSION = 2  # bump when the look of renders changes (recorded in every truth file)
 _ASPECTS = (4 / 3, 3 / 4, 16 / 9, 9 / 16, 1.0, 3 / 2, 2 / 3)
 _ASPECT_P = (0.3, 0.3, 0.12, 0.12, 0.06, 0.05, 0.05)
 
@@ -104,7 +105,11 @@ def render_photo(
     if opts.clean:
         ink.ghosts = ink.smudges = ink.strays = 0
         ink.end_error = min(ink.end_error, 0.04)
-    cond: dict = {"board_style": board_style.to_json(), "ink_style": ink.to_json()}
+    cond: dict = {
+        "renderer_version": RENDERER_VERSION,
+        "board_style": board_style.to_json(),
+        "ink_style": ink.to_json(),
+    }
 
     mp = float(_pick(opts.megapixels, rng.uniform(1.0, 12.0)))
     aspect = float(_pick(opts.aspect, _ASPECTS[int(rng.choice(len(_ASPECTS), p=_ASPECT_P))]))

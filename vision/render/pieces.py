@@ -14,8 +14,9 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from .marks import draw_lake, draw_marker
 from .style import Color, InkStyle
-from .tokens import Space, parse_token
+from .tokens import Space, parse_drawing
 
 SHIFT = 4  # sub-pixel bits for cv2 drawing
 _SCALE = 1 << SHIFT
@@ -237,16 +238,35 @@ def draw_railway(pen: Pen, path: np.ndarray) -> None:
     _ties(pen, px, pen.style.tie_length * 0.5, spacing, tie_width)
 
 
-# Side kind -> drawer. Expansion kinds (rivers, ...) register here.
+def draw_river(pen: Pen, path: np.ndarray) -> None:
+    """River (River expansion): a wavy line, or two wavy banks; often in blue."""
+    px = pen.to_px(path)
+    length = _arc_length(px)
+    phase = 2 * np.pi * length / pen.cell * pen.rng.uniform(2.0, 3.5) + pen.rng.uniform(0, 6.3)
+    wave = np.sin(phase) * pen.rng.uniform(0.03, 0.06) * pen.cell
+    wave *= np.minimum(1.0, np.minimum(length, length[-1] - length) / (0.1 * pen.cell) + 0.2)
+    normals = _normals(px)
+    color = pen.style.river_color or pen.color
+    thin = pen.width(pen.style.line_width)
+    if pen.style.river_style == "banks":
+        half = pen.style.highway_width * 0.5 * pen.cell
+        polyline(pen.img, px + normals * (wave + half)[:, None], color, thin)
+        polyline(pen.img, px + normals * (wave - half)[:, None], color, thin)
+    else:
+        polyline(pen.img, px + normals * wave[:, None], color, max(thin, pen.width(0.05)))
+
+
+# Side kind -> drawer; expansions register theirs here ("L" lake sides are areas, see marks.py).
 SIDE_DRAWERS: dict[str, Callable[[Pen, np.ndarray], None]] = {
     "H": draw_highway,
     "R": draw_railway,
+    "W": draw_river,
 }
 
 
 def _half_width(style: InkStyle, kind: str) -> float:
     """Half the drawn width of a route of this kind, in cells."""
-    if kind == "H":
+    if kind in ("H", "W"):
         return style.highway_width * (0.5 if style.highway_style.startswith("thick") else 0.55)
     if style.railway_style == "ladder":
         return style.rail_gap * 0.5 + 0.03
@@ -258,8 +278,8 @@ def _half_width(style: InkStyle, kind: str) -> float:
 
 def piece_strokes(space: Space, style: InkStyle, rng: np.random.Generator) -> list[Stroke]:
     """Break a space into strokes in cell units, following board-spec section 2."""
-    present = [s for s, k in zip("NESW", space.sides) if k != "_"]
-    kind = dict(zip("NESW", space.sides))
+    present = [s for s, k in zip("NESW", space.sides, strict=True) if k != "_"]
+    kind = dict(zip("NESW", space.sides, strict=True))
     if not present:
         return []
     if space.overpass:
@@ -293,16 +313,22 @@ def piece_strokes(space: Space, style: InkStyle, rng: np.random.Generator) -> li
 
 
 def _overpass_strokes(
-    kind: dict[str, str], present: list[str], style: InkStyle, rng: np.random.Generator
+    kind: dict[str, str],
+    present: list[str],
+    style: InkStyle,
+    rng: np.random.Generator,
+    over_axis: tuple[str, str] | None = None,
 ) -> list[Stroke]:
+    """One straight route across, the other with a gap on both sides of it."""
     axes = [("N", "S"), ("E", "W")]
-    # the highway usually goes over; some players draw the railway on top
-    over_axis = axes[0]
-    for axis in axes:
-        if any(kind[s] == "H" for s in axis if s in present):
-            over_axis = axis
-    if rng.random() < 0.35:
-        over_axis = axes[1] if over_axis == axes[0] else axes[0]
+    if over_axis is None:
+        # the highway usually goes over; some players draw the railway on top
+        over_axis = axes[0]
+        for axis in axes:
+            if any(kind[s] == "H" for s in axis if s in present):
+                over_axis = axis
+        if rng.random() < 0.35:
+            over_axis = axes[1] if over_axis == axes[0] else axes[0]
     under_axis = axes[1] if over_axis == axes[0] else axes[0]
     strokes = []
     over_kind = next((kind[s] for s in over_axis if s in present), "H")
@@ -325,7 +351,8 @@ def _overpass_strokes(
     return strokes
 
 
-def _station_square(pen: Pen, space: Space) -> None:
+def _station_square(pen: Pen) -> None:
+    """A small filled or outlined square at the centre, where highway meets railway."""
     # big enough to stand out from the strokes it sits on
     size = max(pen.style.station_size, 2 * _half_width(pen.style, "H") + 0.1)
     size = min(size, 0.45) * pen.rng.uniform(0.92, 1.08)
@@ -353,19 +380,70 @@ def _station_square(pen: Pen, space: Space) -> None:
         )
 
 
+def _straight_axis(space: Space) -> str | None:
+    """'NS' or 'EW' when the piece is one straight route of a single kind, else None."""
+    on = "".join(s for s, k in zip("NESW", space.sides, strict=True) if k != "_")
+    kinds = {k for k in space.sides if k != "_"}
+    return on if on in ("NS", "EW") and len(kinds) == 1 and not space.overpass else None
+
+
+def _crossing(pieces: tuple[Space, ...]) -> bool:
+    """Two straight pieces across each other (a bridge, a highway over a highway)."""
+    if len(pieces) != 2:
+        return False
+    axes = {_straight_axis(p) for p in pieces}
+    return axes == {"NS", "EW"}
+
+
 def draw_piece(pen: Pen, token: str) -> None:
-    """Ink one space token into the pen's cell, freehand."""
-    space = parse_token(token)
-    # the whole piece sits a little off: small turn about the centre and shift
+    """Ink one space token (any notation: base, odd or expansion) into the pen's cell."""
+    drawing = parse_drawing(token)
+    # the whole drawing sits a little off: small turn about the centre and shift
     angle = pen.rng.normal(0, 0.035)
     turn = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
     shift = pen.rng.normal(0, 0.012, 2)
-    for stroke in piece_strokes(space, pen.style, pen.rng):
+    strokes: list[Stroke] = []
+    if _crossing(drawing.pieces):  # the first piece passes over the second
+        over, under = drawing.pieces
+        kind = {
+            s: (o if o != "_" else u)
+            for s, o, u in zip("NESW", over.sides, under.sides, strict=True)
+        }
+        present = [s for s in "NESW" if kind[s] != "_"]
+        over_axis = ("N", "S") if _straight_axis(over) == "NS" else ("E", "W")
+        strokes = _overpass_strokes(kind, present, pen.style, pen.rng, over_axis)
+    else:
+        for piece in drawing.pieces:
+            lake = "".join(s for s, k in zip("NESW", piece.sides, strict=True) if k == "L")
+            if lake:
+                draw_lake(
+                    pen.img,
+                    pen.origin,
+                    pen.cell,
+                    lake,
+                    pen.color,
+                    pen.rng,
+                    pen.style.lake_style == "hatched",
+                )
+            routes = Space(piece.sides.replace("L", "_"), piece.overpass)
+            strokes += piece_strokes(routes, pen.style, pen.rng)
+    for stroke in strokes:
         stroke.path = (stroke.path - CENTRE) @ turn.T + CENTRE + shift
         drawer = SIDE_DRAWERS[stroke.kind]
         drawer(pen, freehand(stroke, pen.style, pen.rng))
         if pen.rng.random() < pen.style.double_stroke:
             again = Stroke(stroke.kind, stroke.path + pen.rng.normal(0, 0.015, 2), stroke.open_ends)
             drawer(pen, freehand(again, pen.style, pen.rng))
-    if space.is_station:
-        _station_square(pen, space)
+    for piece in drawing.pieces:
+        if piece.is_station:
+            _station_square(pen)
+    for marker in drawing.markers:
+        draw_marker(
+            pen.img,
+            pen.origin,
+            pen.cell,
+            marker,
+            pen.color,
+            pen.rng,
+            has_route=bool(drawing.pieces),
+        )

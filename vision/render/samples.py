@@ -41,13 +41,22 @@ SAMPLES: tuple[tuple[str, int, int, dict], ...] = (
     ("board_07", 107, 7, {"megapixels": 3.0, "tilt": 15.0, "marker": "dark_blue", "fill": 0.9}),
     ("board_08", 108, 8, {"megapixels": 1.0, "tilt": 20.0, "fill": 0.85}),
     ("board_09", 109, 9, {"megapixels": 12.0, "tilt": 25.0, "fill": 0.8}),
-    ("board_10", 110, 10, {"megapixels": 3.0, "tilt": 22.0, "clutter": True, "fill": 0.65}),
+    ("board_10", 110, 26, {"megapixels": 3.0, "tilt": 22.0, "clutter": True, "fill": 0.65}),
 )
 
 
 def write_samples(out: Path, quality: int = 85) -> list[Path]:
-    """Render the ten sample photos into ``out`` as board_NN.jpg + board_NN.json."""
+    """Render the ten sample photos into ``out`` as board_NN.jpg + board_NN.json.
+
+    Each truth file also gets ``expected_score``: the board-spec 4.3 ``score`` object that the
+    scorer gives for the drawn grid, so the samples document what rink should print.
+    """
+    import json
+
     import cv2
+
+    from scoring.board import Board
+    from scoring.engine import score_board
 
     from .games import play_game
     from .photo import render_photo
@@ -58,5 +67,10 @@ def write_samples(out: Path, quality: int = 85) -> list[Path]:
         board = play_game(np.random.default_rng(board_seed))
         photo = render_photo(board.grid, seed=photo_seed, rounds=board.rounds, **forced)
         photo.conditions.update(board_kind=board.kind, board_seed=board_seed)
-        written.append(photo.save(out / f"{name}.jpg", jpeg_quality=quality))
+        image_path = photo.save(out / f"{name}.jpg", jpeg_quality=quality)
+        truth_path = image_path.with_suffix(".json")
+        truth = json.loads(truth_path.read_text())
+        truth["expected_score"] = score_board(Board.from_tokens(photo.grid)).to_json()
+        truth_path.write_text(json.dumps(truth, indent=1) + "\n")
+        written.append(image_path)
     return written

@@ -174,6 +174,10 @@ class InkStyle:
     smudges: int
     strays: int
     opacity: float  # ink opacity (dry-erase markers are a little translucent)
+    # expansion drawings
+    river_color: Color | None = None  # None: the marker colour; rivers are often blue
+    river_style: str = "wavy"  # "wavy" | "banks" (two wavy lines)
+    lake_style: str = "filled"  # "filled" | "hatched"
 
     def to_json(self) -> dict:
         return asdict(self)
@@ -217,4 +221,7 @@ def sample_ink_style(rng: np.random.Generator, marker: str | None = None) -> Ink
         smudges=int(rng.integers(0, 4)),
         strays=int(rng.integers(0, 8)),
         opacity=float(rng.uniform(0.7, 1.0)),
+        river_color=_jitter(rng, MARKERS["blue"], 25) if rng.random() < 0.7 else None,
+        river_style=str(rng.choice(["wavy", "banks"], p=[0.7, 0.3])),
+        lake_style=str(rng.choice(["filled", "hatched"], p=[0.6, 0.4])),
     )

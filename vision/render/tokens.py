@@ -2,7 +2,10 @@
 
 A token is four side letters N, E, S, W (``H`` highway, ``R`` railway, ``_`` nothing) with an
 optional trailing ``o`` (overpass), or ``.`` for an empty space. Odd tokens such as ``H___``
-parse too, so illegal drawings can be rendered.
+parse too, so illegal drawings can be rendered. The expansion notation of docs/NOTATION.md is
+understood as far as drawing needs: side letters ``W`` (river) and ``L`` (lake), several
+pieces joined by ``+`` and trailing markers (``@A`` portal, ``!`` ritual site, ``?`` clue,
+``*`` street lamp, ``#`` accumulator).
 """
 
 from __future__ import annotations
@@ -124,9 +127,44 @@ def parse_token(token: str) -> Space:
     if token == EMPTY:
         return Space("____")
     body, overpass = (token[:-1], True) if token.endswith("o") else (token, False)
-    if len(body) != 4 or any(c not in "HR_" for c in body):
+    if len(body) != 4 or any(c not in SIDE_LETTERS for c in body):
         raise TokenError(f"not a space token: {token!r}")
     return Space(body, overpass)
+
+
+SIDE_LETTERS = "HRWL_"
+MARKERS = "!?*#"  # and "@" followed by a capital letter
+
+
+@dataclass(frozen=True)
+class Drawing:
+    """Everything drawn in one space: its pieces (not connected to each other) and markers."""
+
+    pieces: tuple[Space, ...]
+    markers: tuple[str, ...] = ()
+
+
+def parse_drawing(token: str) -> Drawing:
+    """Parse a token with expansion pieces and markers (``H_H_+_W_W``, ``R___@A``, ``.#``)."""
+    body, markers = token, []
+    while body:
+        if len(body) >= 2 and body[-2] == "@" and body[-1].isupper():
+            markers.insert(0, body[-2:])
+            body = body[:-2]
+        elif body[-1] in MARKERS:
+            markers.insert(0, body[-1])
+            body = body[:-1]
+        else:
+            break
+    if body in ("", EMPTY):
+        if not markers and body == "":
+            raise TokenError(f"not a space token: {token!r}")
+        return Drawing((), tuple(markers))
+    try:
+        pieces = tuple(parse_token(code) for code in body.split("+"))
+    except TokenError:
+        raise TokenError(f"not a space token: {token!r}") from None
+    return Drawing(pieces, tuple(markers))
 
 
 def rotate_token(token: str, quarter_turns: int) -> str:
@@ -142,6 +180,63 @@ def check_grid(grid: list[list[str]]) -> None:
     for r, row in enumerate(grid):
         for c, token in enumerate(row):
             try:
-                parse_token(token)
+                parse_drawing(token)
             except TokenError as err:
                 raise TokenError(f"row {r}, column {c}: {err}") from None
+
+
+def rotate_drawing(token: str, quarter_turns: int) -> str:
+    """Any token (expansion pieces and markers too) turned clockwise by quarter turns."""
+    drawing = parse_drawing(token)
+    if not drawing.pieces:
+        return token
+    pieces = "+".join(p.rotated(quarter_turns).token for p in drawing.pieces)
+    return pieces + "".join(drawing.markers)
+
+
+# Expansion drawings (docs/NOTATION.md), one orientation each; see expansion_tokens().
+EXPANSION_SHAPES: tuple[str, ...] = (
+    "W_W_",
+    "WW__",
+    "H_H_+_W_W",
+    "R_R_+_W_W",  # river
+    "L___",
+    "LL__",
+    "LLL_",
+    "LLLL",
+    "L_R_",
+    "L_H_",
+    "LLHR",
+    "LLRH",  # lake
+    "R___@A",
+    "H___@A",
+    "R___@B",
+    "H___@B",
+    "R___@C",
+    "H___@C",  # portal
+    ".!",
+    "H_H_!",
+    "RR__!",
+    "HHH_!",  # ritual
+    "H_H_?",
+    "R_R_?",
+    "HH__?",  # investigation
+    "H_H_*",
+    "HH__*",
+    "HHH_*",
+    "HHHH*",
+    "H_H_+_H_H*",
+    "HH__+__HH*",  # street lamps
+    ".#",  # power grid
+)
+
+
+def expansion_tokens() -> tuple[str, ...]:
+    """Every distinct rotation of the expansion shapes."""
+    seen: list[str] = []
+    for shape in EXPANSION_SHAPES:
+        for k in range(4):
+            token = rotate_drawing(shape, k)
+            if token not in seen:
+                seen.append(token)
+    return tuple(seen)

@@ -1,0 +1,79 @@
+"""Benchmark the photo reader stage by stage on 12-megapixel JPEGs, on one CPU core.
+
+    .venv/bin/python scripts/bench_vision.py --n 8 --repeat 3
+
+Renders ``--n`` photos at 12 MP (seeds from ``--seed``), saves them as JPEG (quality 90),
+then reads each ``--repeat`` times with one thread everywhere (OpenCV, onnxruntime) and
+prints the median and 90th percentile milliseconds of each stage, with and without the
+4-turn test-time augmentation.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+os.environ["OMP_NUM_THREADS"] = "1"
+
+import cv2  # noqa: E402
+import numpy as np  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from vision.model_meta import MODELS_DIR  # noqa: E402
+from vision.recognizer import PhotoError, Recognizer  # noqa: E402
+from vision.render import render_photo, sample_grid  # noqa: E402
+
+STAGES = ("load", "locate", "rectify", "classify", "decode", "total")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--n", type=int, default=8)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--seed", type=int, default=9_000_000)
+    parser.add_argument("--megapixels", type=float, default=12.0)
+    parser.add_argument("--models", default=str(MODELS_DIR))
+    args = parser.parse_args(argv)
+    cv2.setNumThreads(1)
+
+    with tempfile.TemporaryDirectory() as tmp:
+        paths = []
+        for i in range(args.n):
+            seed = args.seed + i
+            photo = render_photo(sample_grid(np.random.default_rng(seed)), seed=seed,
+                                 megapixels=args.megapixels)
+            path = Path(tmp) / f"bench_{seed}.jpg"
+            cv2.imwrite(str(path), photo.image, [cv2.IMWRITE_JPEG_QUALITY, 90])
+            paths.append(path)
+        size_mb = np.mean([p.stat().st_size for p in paths]) / 1e6
+        h, w = photo.image.shape[:2]
+        print(f"{args.n} photos of {w}x{h} ({w * h / 1e6:.1f} MP), JPEG {size_mb:.1f} MB each")
+        for tta in (True, False):
+            rec = Recognizer.load(args.models, tta=tta, threads=1)
+            rec.read(paths[0])  # warm-up
+            times: dict[str, list[float]] = {k: [] for k in STAGES}
+            failures = 0
+            for _ in range(args.repeat):
+                for path in paths:
+                    try:
+                        reading = rec.read(path)
+                    except PhotoError:
+                        failures += 1
+                        continue
+                    for k in STAGES:
+                        times[k].append(reading.timings[k] * 1000)
+            print(f"\ntest-time augmentation {'on (4 turns)' if tta else 'off'}; "
+                  f"model load {rec.load_seconds * 1000:.0f} ms; {failures} reads failed")
+            print(f"{'stage':10s} {'median ms':>10s} {'p90 ms':>8s}")
+            for k in STAGES:
+                if times[k]:
+                    print(f"{k:10s} {np.median(times[k]):10.1f} {np.percentile(times[k], 90):8.1f}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

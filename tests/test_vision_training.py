@@ -1,0 +1,63 @@
+"""A tiny end-to-end training run keeps generate_dataset.py and train_classifier.py working."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from vision.classify import CellClassifier
+from vision.model_meta import ModelMeta, mirror_index_map, rotation_index_map
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _script(name: str):
+    spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_generate_then_train_then_run(tmp_path):
+    generate = _script("generate_dataset")
+    train = _script("train_classifier")
+    data = tmp_path / "data"
+    assert generate.main(["--n", "4", "--seed", "4242", "--out", str(data), "--workers", "1",
+                          "--part-size", "4", "--mp-min", "1", "--mp-max", "1.2"]) == 0
+    part = data / "part000.npz"
+    with np.load(part) as d:
+        assert d["boards"].shape == (4, 256, 256) and d["labels"].shape == (4, 7, 7)
+        assert d["wide"].shape[0] == 4
+    models = tmp_path / "models"
+    assert train.main(["--data", str(part), "--out", str(models), "--epochs", "1",
+                       "--batch", "32", "--val-fraction", "0.25", "--orienter-epochs", "1"]) == 0
+    meta = ModelMeta.load(models / "cell_classifier.json")
+    assert meta.n_training_samples > 100 and meta.accuracy["epochs_done"] == 1
+    classifier = CellClassifier.load(models)
+    crops = np.zeros((49, meta.input_size, meta.input_size), np.uint8)
+    probs = classifier.probabilities(crops, turns=4)
+    assert probs.shape == (49, 51)
+    np.testing.assert_allclose(probs.sum(axis=1), 1.0, atol=1e-4)
+    assert (models / "board_orienter.onnx").exists()
+
+
+def test_augmentation_turns_labels_with_the_crops():
+    train = _script("train_classifier")
+    size = 48
+    j = train.JITTER_PX
+    crops = np.zeros((2, size + 2 * j, size + 2 * j), np.uint8)
+    crops[:, j + 20:j + 28, j:j + 24] = 255  # a stroke from the West side to the centre
+    labels = np.array([0, 5])
+    augment = train.Augmenter(size, seed=1)
+    x, y = augment(crops, labels)
+    assert x.shape == (2, 1, size, size)
+    rot = [rotation_index_map(k) for k in range(4)]
+    mirror = mirror_index_map()
+    # every label is some dihedral image of the original
+    for original, out in zip(labels, y.tolist()):
+        images = {rot[k][original] for k in range(4)} | {rot[k][mirror[original]] for k in range(4)}
+        assert out in images
