@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Collection
 
 from scoring.board import SIZE
-from scoring.graph import FACING, RouteGraph, end_index
+from scoring.graph import FACING, RouteGraph
 from scoring.results import ErrorEnd, kind_word
 from scoring.sides import Side
 
@@ -28,24 +28,24 @@ def find_errors(graph: RouteGraph, exempt: Collection[End] = ()) -> list[ErrorEn
     board = graph.board
     kinds = graph.side_kinds
     errors = []
-    for row in range(SIZE):
-        for col in range(SIZE):
-            for side in SIDES:
-                at = end_index(row, col, side)
-                kind = kinds[at]
-                facing = FACING[at]
-                if kind is None or facing < 0 or kinds[facing] == kind:
-                    continue
-                if exempt and (row, col, side) in exempt:
-                    continue
-                other = kinds[facing]
-                dr, dc = side.delta
-                if board[row + dr, col + dc].is_empty:
-                    reason = "faces an empty space"
-                elif other is None:
-                    reason = "meets a blank side"
-                else:
-                    reason = f"meets a {kind_word(other)} end"
-                errors.append(ErrorEnd(row, col, side, kind, reason))
+    for at, kind in enumerate(kinds):  # ends in reading order: row, column, side N-E-S-W
+        if kind is None:
+            continue
+        facing = FACING[at]
+        if facing < 0 or kinds[facing] == kind:
+            continue  # on the outer edge, or joined
+        row, rest = divmod(at, SIZE * 4)
+        col, side_number = divmod(rest, 4)
+        side = SIDES[side_number]
+        if exempt and (row, col, side) in exempt:
+            continue
+        other = kinds[facing]
+        dr, dc = side.delta
+        if board[row + dr, col + dc].is_empty:
+            reason = "faces an empty space"
+        elif other is None:
+            reason = "meets a blank side"
+        else:
+            reason = f"meets a {kind_word(other)} end"
+        errors.append(ErrorEnd(row, col, side, kind, reason))
     return errors
-

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from collections import defaultdict
 
+from scoring.board import SIZE
 from scoring.exits import EXITS
-from scoring.graph import FACING, RouteGraph, end_index
+from scoring.graph import FACING, RouteGraph
 from scoring.results import Illegal, Place, kind_word
 from scoring.sides import ROUTE_KINDS, Side
 from scoring.specials import SPECIAL_NAMES, special_route
@@ -24,21 +25,21 @@ def mixed_ends(graph: RouteGraph) -> list[Illegal]:
     """Highway ends meeting railway ends across a side (each shared side reported once)."""
     kinds = graph.side_kinds
     found = []
-    for row, col in graph.board.positions():
-        for side in (Side.E, Side.S):
-            at = end_index(row, col, side)
-            mine, facing = kinds[at], FACING[at]
-            if mine not in ROUTE_KINDS or facing < 0:
-                continue
-            theirs = kinds[facing]
-            if theirs in ROUTE_KINDS and theirs != mine:
-                dr, dc = side.delta
-                found.append(Illegal(
-                    "mixed-ends",
-                    f"{kind_word(mine)} end meets a {kind_word(theirs)} end "  # type: ignore
-                    f"(row {row + dr}, column {col + dc}); they cannot be drawn together",
-                    (Place(row, col, side),),
-                ))
+    for at, mine in enumerate(kinds):
+        side_number = at % 4
+        if mine not in ROUTE_KINDS or side_number not in (Side.E, Side.S) or FACING[at] < 0:
+            continue
+        theirs = kinds[FACING[at]]
+        if theirs in ROUTE_KINDS and theirs != mine:
+            row, col = divmod(at // 4, SIZE)
+            side = Side(side_number)
+            dr, dc = side.delta
+            found.append(Illegal(
+                "mixed-ends",
+                f"{kind_word(mine)} end meets a {kind_word(theirs)} end "  # type: ignore
+                f"(row {row + dr}, column {col + dc}); they cannot be drawn together",
+                (Place(row, col, side),),
+            ))
     return found
 
 

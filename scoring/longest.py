@@ -99,14 +99,20 @@ class _Search:
             seen |= frontier
         return seen
 
-    def _extra_bound(self, current: int, reach: int) -> int:
-        """Most nodes a path from ``current`` can still add inside ``reach``."""
-        count = self._chain_bound(current, reach)
+    def _extra_bound(self, current: int, reach: int, needed: int) -> int:
+        """Most nodes a path from ``current`` can still add inside ``reach``.
+
+        The cheap bounds come first; the block-chain bound is only worked out when they
+        leave room for more than ``needed`` nodes.
+        """
+        count = reach.bit_count()
         if self.bipartite:
             other = (reach & self.colour_masks[1 - self.colours[current]]).bit_count()
             same = (reach & self.colour_masks[self.colours[current]]).bit_count()
             count = min(count, 2 * same + 1 if other > same else 2 * other)
-        return count
+        if count <= needed:
+            return count
+        return min(count, self._chain_bound(current, reach))
 
     def _chain_bound(self, root: int, reach: int) -> int:
         """Most nodes a simple path from ``root`` can add inside ``reach``.
@@ -129,8 +135,7 @@ class _Search:
                 work[-1] = (vertex, todo ^ low_bit)
                 nxt = low_bit.bit_length() - 1
                 if nxt in order:
-                    if order[nxt] < low[vertex]:
-                        low[vertex] = order[nxt]
+                    low[vertex] = min(low[vertex], order[nxt])
                     continue
                 order[nxt] = low[nxt] = len(order)
                 stack.append(nxt)
@@ -140,8 +145,7 @@ class _Search:
             if not work:
                 break
             parent = work[-1][0]
-            if low[vertex] < low[parent]:
-                low[parent] = low[vertex]
+            low[parent] = min(low[parent], low[vertex])
             if low[vertex] >= order[parent]:
                 # a block hangs below ``parent``: pop it and weigh its heaviest continuation
                 members = []
@@ -214,7 +218,7 @@ class _Search:
             return
         if len(self.seen) < _MAX_MEMO:
             self.seen[state] = length
-        bound = length + self._extra_bound(current, reach)
+        bound = length + self._extra_bound(current, reach, self.best_length - length)
         if self.reentrant:
             bound = max(bound, self._loop_bound(on_path, reach))
         if bound <= self.best_length:

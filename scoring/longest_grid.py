@@ -67,8 +67,10 @@ def grid_longest(present: Grid, joins_east: Grid, joins_south: Grid, *, loops: b
                 best, best_at = 1, (index, None)
 
             def keep(labels: tuple[int, ...], ends: int, value: int) -> None:
-                if value + remaining + loops > best and get((labels, ends), (-1,))[0] < value:
-                    new[labels, ends] = (value, parent)
+                """Keep a state unless it cannot beat ``best`` or a better one is kept."""
+                # called within the loop below, so it sees this space's values
+                if value + remaining + loops > best and get((labels, ends), (-1,))[0] < value:  # noqa: B023
+                    new[labels, ends] = (value, parent)  # noqa: B023
 
             for parent, (value, _) in states.items():
                 labels, ends = parent

@@ -27,11 +27,10 @@ def json_lines(output: str) -> list[dict]:
 
 @pytest.fixture
 def folder(tmp_path: Path) -> Path:
-    """A game night: three boards (two tied on points, one with fewer Errors)."""
+    """A game night: alice's rulebook board, and bob and carol with the same plain highway."""
     shutil.copy(RULEBOOK, tmp_path / "alice.txt")
-    (tmp_path / "bob.txt").write_text("\n".join([". H_H_ . . . . ."] * 7) + "\n")
-    # carol: alice's board with one more Error removed... a plain highway top to bottom
     rows = [". H_H_ . . . . ." for _ in range(7)]
+    (tmp_path / "bob.txt").write_text("\n".join(rows) + "\n")
     (tmp_path / "carol.txt").write_text("\n".join(rows) + "\n")
     (tmp_path / "notes.md").write_text("not a board")
     return tmp_path
@@ -127,6 +126,7 @@ def test_folder_is_scored_in_name_order_with_a_leaderboard(folder):
     result = run(folder)
     assert result.exit_code == 0, result.output
     out = result.output
+    assert "Scoring" not in out  # no progress bar when the output is not a terminal
     assert out.index("alice.txt") < out.index("bob.txt") < out.index("carol.txt")
     board = out[out.index("Leaderboard"):].splitlines()
     assert "1." in board[1] and "alice.txt" in board[1] and "46 points" in board[1]
@@ -170,6 +170,8 @@ def test_csv_has_one_row_per_board_and_is_never_overwritten_without_force(folder
     assert again.exit_code == 2 and "already exists" in again.output
     assert out.read_text() == before
     assert run("--csv", out, "--force", folder).exit_code == 0
+    assert sorted(p.name for p in tmp_path.iterdir() if not p.is_dir()) == [
+        "alice.txt", "bob.txt", "carol.txt", "night.csv", "notes.md"]  # no temporary files left
 
 
 # -- corrections -----------------------------------------------------------------------------
@@ -193,13 +195,12 @@ def test_strict_passes_boards_without_spaces_to_review():
 
 # -- expansions ------------------------------------------------------------------------------
 def test_expansion_points_get_their_own_line_and_json_key(tmp_path):
-    board = BOARDS / "expansions" / "river_rulebook.txt"
-    if not board.exists():
-        pytest.skip("expansion boards not present")
+    board = BOARDS / "expansions" / "river_rulebook.txt"  # says 'expansion: river' itself
     data = json_lines(run("--json", board).stdout)[0]
     assert "river" in data["score"]["expansions"]
     text = run(board).output
-    assert any(line.strip().startswith("Expansion river") for line in text.splitlines())
+    line = next(line for line in text.splitlines() if line.strip().startswith("Expansion: River"))
+    assert line.split()[-1] == f"{data['score']['expansions']['river']:+d}"
 
 
 def test_expansion_option_adds_an_expansion_to_a_plain_board():
@@ -220,14 +221,75 @@ def test_real_subprocess_exit_codes_and_streams(tmp_path):
     bad = tmp_path / "bad.txt"
     bad.write_text("nonsense\n")
     done = subprocess.run([*_rink(), "score", str(RULEBOOK), str(bad)],
-                          capture_output=True, text=True, timeout=60)
+                          capture_output=True, text=True, timeout=60, check=False)
     assert done.returncode == 1
     assert "TOTAL" in done.stdout and "46" in done.stdout
     assert "Traceback" not in done.stderr
     assert f"{bad}, line 1: row 0 has 1 tokens, expected 7" in done.stderr
     done = subprocess.run([*_rink(), "score", "--json", str(RULEBOOK)],
-                          capture_output=True, text=True, timeout=60)
+                          capture_output=True, text=True, timeout=60, check=False)
     assert done.returncode == 0 and json.loads(done.stdout)["score"]["total"] == 46
     done = subprocess.run([*_rink(), "score", "--jobs", "0", str(RULEBOOK)],
-                          capture_output=True, text=True, timeout=60)
+                          capture_output=True, text=True, timeout=60, check=False)
     assert done.returncode == 2 and "Traceback" not in done.stderr
+
+
+# -- photos ----------------------------------------------------------------------------------
+def test_folder_lists_grids_and_photos_sorted_and_skips_other_files(tmp_path):
+    from vision.inputs import expand_paths
+
+    for name in ("b.jpg", "a.txt", "c.HEIC", "notes.md", ".hidden.txt"):
+        (tmp_path / name).write_text("x")
+    items = expand_paths([str(tmp_path)])
+    assert [(Path(i.source).name, i.kind) for i in items] == [
+        ("a.txt", "grid"), ("b.jpg", "photo"), ("c.HEIC", "photo")]
+
+
+def test_unreadable_photo_is_one_clean_line_and_the_rest_is_scored(tmp_path):
+    photo = tmp_path / "broken.jpg"
+    photo.write_text("this is not a picture")
+    result = run(photo, RULEBOOK)
+    assert result.exit_code == 1
+    assert "TOTAL" in result.stdout
+    lines = result.stderr.strip().splitlines()
+    assert lines[0] == "Could not score 1 of 2 inputs:"
+    assert lines[1].startswith(str(photo)) and len(lines) == 2
+    assert "Traceback" not in result.output
+
+
+PHOTO = Path(__file__).parent.parent / "sample_photos" / "board_01.jpg"
+
+
+def test_photo_is_read_scored_annotated_and_reviewed(tmp_path):
+    """A real photo through the real photo pipeline (vision.recognizer) and the scorer."""
+    result = run("--json", "--annotate", tmp_path / "pictures", PHOTO)
+    assert result.exit_code == 0, result.output
+    [data] = json_lines(result.stdout)
+    assert data["ok"] is True and data["kind"] == "photo" and len(data["grid"]) == 7
+    assert data["annotated"] == str(tmp_path / "pictures" / "board_01.rink.png")
+    assert (tmp_path / "pictures" / "board_01.rink.png").read_bytes()[:4] == b"\x89PNG"
+    text = run(PHOTO).output
+    if data["review"]:
+        first = data["review"][0]
+        assert "To review" in text
+        assert f"row {first['row']}, column {first['col']}: read {first['token']}" in text
+        strict = run("--strict", "--json", PHOTO)
+        assert strict.exit_code == 1
+        assert "to review (--strict)" in json_lines(strict.stdout)[0]["error"]
+        # correcting every doubtful space makes the board count again
+        fixes = [f"{r['row']},{r['col']}={r['token']}" for r in data["review"]]
+        args = [arg for fix in fixes for arg in ("--set", fix)]
+        assert run("--strict", *args, PHOTO).exit_code == 0
+    else:
+        assert "To review" not in text and run("--strict", PHOTO).exit_code == 0
+
+
+def test_corrected_photo_saves_a_grid_that_scores_the_same(tmp_path):
+    saved = tmp_path / "board_01.txt"
+    result = run("--json", "--set", "3,3=HHHH", "--save-grid", saved, PHOTO)
+    assert result.exit_code == 0, result.output
+    [data] = json_lines(result.stdout)
+    assert data["grid"][3].split()[3] == "HHHH"
+    again = json_lines(run("--json", saved).stdout)[0]
+    assert again["score"] == data["score"] and again["grid"] == data["grid"]
+    assert "# corrected: row 3, column 3 = HHHH" in saved.read_text()

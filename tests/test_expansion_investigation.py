@@ -4,22 +4,11 @@ from pathlib import Path
 
 import pytest
 
-from scoring.board import Board, GridError, parse_grid, read_grid_file
+from scoring.board import Board, GridError, read_grid_file
 from scoring.expansions import score_with_expansions
+from tests.expansion_boards import board, codes, scored
 
 EXAMPLE = Path(__file__).parent / "boards" / "expansions" / "investigation_example.txt"
-
-
-def board(spaces: dict[tuple[int, int], str], *lines: str) -> Board:
-    """A board with ``spaces`` drawn (the rest empty) and key ``lines`` after the rows."""
-    rows = [["."] * 7 for _ in range(7)]
-    for (row, col), token in spaces.items():
-        rows[row][col] = token
-    return parse_grid("\n".join(" ".join(r) for r in rows + [[line] for line in lines]))
-
-
-def codes(sheet) -> list[str]:
-    return [illegal.code for illegal in sheet.illegal]
 
 
 def with_lines(*lines: str):
@@ -40,7 +29,7 @@ def test_no_clue_collected_scores_nothing() -> None:
 
 
 def test_no_clues_on_the_board_gives_no_bonus() -> None:
-    sheet = score_with_expansions(board({(3, 0): "_H_H"}, "expansion: investigation"))
+    sheet = scored("investigation", {(3, 0): "_H_H"})
     assert sheet.expansions == {"investigation": 0}
 
 
@@ -58,9 +47,9 @@ def test_a_clue_listed_twice_counts_once() -> None:
 
 def test_a_clue_out_of_the_investigators_reach_is_reported() -> None:
     spaces = {(3, 0): "_H_H", (3, 1): "_H_H?", (5, 5): "_H_H?"}
-    sheet = score_with_expansions(board(
-        spaces, "expansion: investigation", "investigator: 3,1", "clues collected: 3,1 5,5"
-    ))
+    sheet = scored(
+        "investigation", spaces, "investigator: 3,1", "clues collected: 3,1 5,5"
+    )
     assert codes(sheet) == ["clue-unreachable"]
     assert sheet.expansions == {"investigation": 6}  # still scored as drawn: 2 + 4
 
@@ -88,15 +77,15 @@ def test_railway_moves_stop_at_stations_only() -> None:
 def test_a_railway_exit_leads_to_the_first_station() -> None:
     """Left railway Exit of row 1, along the railway to a station, then a highway step."""
     spaces = {(1, 0): "_R_R", (1, 1): "_H_R", (1, 2): "_H_H?", (1, 3): "_H_H"}
-    sheet = score_with_expansions(board(
-        spaces, "expansion: investigation", "investigator: 1,2", "clues collected: 1,2"
-    ))
+    sheet = scored(
+        "investigation", spaces, "investigator: 1,2", "clues collected: 1,2"
+    )
     assert codes(sheet) == []
     assert sheet.expansions == {"investigation": 5}
 
 
 def test_a_clue_without_a_route_is_reported() -> None:
-    sheet = score_with_expansions(board({(3, 3): ".?"}, "expansion: investigation"))
+    sheet = scored("investigation", {(3, 3): ".?"})
     assert codes(sheet) == ["clue-no-route"]
 
 

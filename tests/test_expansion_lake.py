@@ -1,23 +1,11 @@
 """Lake expansion rules: Smallest Lake, networks through Lakes, lake sides and Errors."""
 
-from scoring.board import Board, parse_grid
-from scoring.expansions import score_with_expansions
+from scoring.results import ScoreSheet
+from tests.expansion_boards import Spaces, codes, scored
 
 
-def board(spaces: dict[tuple[int, int], str], *lines: str) -> Board:
-    """A board with ``spaces`` drawn (the rest empty) and key ``lines`` after the rows."""
-    rows = [["."] * 7 for _ in range(7)]
-    for (row, col), token in spaces.items():
-        rows[row][col] = token
-    return parse_grid("\n".join(" ".join(r) for r in rows + [[line] for line in lines]))
-
-
-def codes(sheet) -> list[str]:
-    return [illegal.code for illegal in sheet.illegal]
-
-
-def lake(spaces: dict[tuple[int, int], str]):
-    return score_with_expansions(board(spaces, "expansion: lake"))
+def lake(spaces: Spaces) -> ScoreSheet:
+    return scored("lake", spaces)
 
 
 def test_no_lake_scores_nothing() -> None:

@@ -1,23 +1,12 @@
 """Portal expansion rules: same-letter Portals join networks and longest routes, 2 per letter."""
 
-from scoring.board import Board, parse_grid
 from scoring.expansions import score_with_expansions
+from scoring.results import ScoreSheet
+from tests.expansion_boards import Spaces, board, codes, scored
 
 
-def board(spaces: dict[tuple[int, int], str], *lines: str) -> Board:
-    """A board with ``spaces`` drawn (the rest empty) and key ``lines`` after the rows."""
-    rows = [["."] * 7 for _ in range(7)]
-    for (row, col), token in spaces.items():
-        rows[row][col] = token
-    return parse_grid("\n".join(" ".join(r) for r in rows + [[line] for line in lines]))
-
-
-def codes(sheet) -> list[str]:
-    return [illegal.code for illegal in sheet.illegal]
-
-
-def portal(spaces: dict[tuple[int, int], str]):
-    return score_with_expansions(board(spaces, "expansion: portal"))
+def portal(spaces: Spaces) -> ScoreSheet:
+    return scored("portal", spaces)
 
 
 # Top Exit column 1 (highway) into Portal A; Portal A out to the bottom Exit column 5.

@@ -2,24 +2,14 @@
 
 import pytest
 
-from scoring.board import Board, GridError, parse_grid
-from scoring.expansions import score_with_expansions
+from scoring.board import GridError
+from scoring.results import ScoreSheet
+from tests.expansion_boards import Spaces, codes, scored
 
 
-def board(spaces: dict[tuple[int, int], str], *lines: str) -> Board:
-    """A board with ``spaces`` drawn (the rest empty) and key ``lines`` after the rows."""
-    rows = [["."] * 7 for _ in range(7)]
-    for (row, col), token in spaces.items():
-        rows[row][col] = token
-    return parse_grid("\n".join(" ".join(r) for r in rows + [[line] for line in lines]))
-
-
-def codes(sheet) -> list[str]:
-    return [illegal.code for illegal in sheet.illegal]
-
-
-def grid(spaces: dict[tuple[int, int], str], *lines: str):
-    return score_with_expansions(board({(3, 3): ".#", **spaces}, "expansion: power-grid", *lines))
+def grid(spaces: Spaces, *lines: str) -> ScoreSheet:
+    """Scored with Power Grid, the Accumulator drawn in the centre."""
+    return scored("power-grid", {(3, 3): ".#", **spaces}, *lines)
 
 
 # Railway from the top Exit of column 3 down to the Accumulator.
@@ -39,7 +29,7 @@ def test_a_gap_in_the_lightning_cuts_the_exit_off() -> None:
 
 def test_route_ends_facing_the_accumulator_are_not_errors() -> None:
     assert grid(COLUMN_3).errors == []
-    base = score_with_expansions(board({(3, 3): ".#", **COLUMN_3}, "expansion: river"))
+    base = scored("river", {(3, 3): ".#", **COLUMN_3})
     assert [(e.row, e.col, e.side.name) for e in base.errors] == [(2, 3, "S")]
 
 
@@ -62,9 +52,9 @@ def test_impossible_lightning_is_reported(spaces, lines, code) -> None:
 
 
 def test_a_missing_or_misplaced_accumulator_is_reported() -> None:
-    missing = score_with_expansions(board(COLUMN_3, "expansion: power-grid"))
+    missing = scored("power-grid", COLUMN_3)
     assert codes(missing) == ["no-accumulator"]
-    moved = score_with_expansions(board({(2, 2): ".#"}, "expansion: power-grid"))
+    moved = scored("power-grid", {(2, 2): ".#"})
     assert codes(moved) == ["accumulator-place"]
 
 

@@ -1,23 +1,12 @@
 """Ritual expansion rules: Madness Networks, edge Portals, Exits left out of networks."""
 
-from scoring.board import Board, parse_grid
 from scoring.expansions import score_with_expansions
+from scoring.results import ScoreSheet
+from tests.expansion_boards import Spaces, board, codes, scored
 
 
-def board(spaces: dict[tuple[int, int], str], *lines: str) -> Board:
-    """A board with ``spaces`` drawn (the rest empty) and key ``lines`` after the rows."""
-    rows = [["."] * 7 for _ in range(7)]
-    for (row, col), token in spaces.items():
-        rows[row][col] = token
-    return parse_grid("\n".join(" ".join(r) for r in rows + [[line] for line in lines]))
-
-
-def codes(sheet) -> list[str]:
-    return [illegal.code for illegal in sheet.illegal]
-
-
-def ritual(spaces: dict[tuple[int, int], str], *lines: str):
-    return score_with_expansions(board(spaces, "expansion: ritual", *lines))
+def ritual(spaces: Spaces, *lines: str) -> ScoreSheet:
+    return scored("ritual", spaces, *lines)
 
 
 def test_a_lone_ritual_scores_nothing() -> None:
@@ -40,7 +29,7 @@ def test_rituals_connect_through_stations() -> None:
 def test_exits_reached_by_a_ritual_leave_the_regular_networks() -> None:
     """Top Exit column 1 to bottom Exit column 1 is a 2-Exit network, unless a Ritual is on it."""
     spaces = {(r, 1): "H_H_" for r in range(7)}
-    plain = score_with_expansions(board(spaces, "expansion: ritual"))
+    plain = scored("ritual", spaces)
     assert [n.exit_count for n in plain.networks] == [2]
     spaces[3, 1] = "H_H_!"
     sheet = ritual(spaces)

@@ -1,23 +1,11 @@
 """River expansion rules: River choice, edge bonus, Errors, bridges, illegal river drawings."""
 
-from scoring.board import Board, parse_grid
-from scoring.expansions import score_with_expansions
+from scoring.results import ScoreSheet
+from tests.expansion_boards import Spaces, codes, scored
 
 
-def board(spaces: dict[tuple[int, int], str], *lines: str) -> Board:
-    """A board with ``spaces`` drawn (the rest empty) and key ``lines`` after the rows."""
-    rows = [["."] * 7 for _ in range(7)]
-    for (row, col), token in spaces.items():
-        rows[row][col] = token
-    return parse_grid("\n".join(" ".join(r) for r in rows + [[line] for line in lines]))
-
-
-def codes(sheet) -> list[str]:
-    return [illegal.code for illegal in sheet.illegal]
-
-
-def river(spaces: dict[tuple[int, int], str]):
-    return score_with_expansions(board(spaces, "expansion: river"))
+def river(spaces: Spaces) -> ScoreSheet:
+    return scored("river", spaces)
 
 
 def test_no_river_scores_nothing() -> None:

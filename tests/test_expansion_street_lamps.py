@@ -1,23 +1,11 @@
 """Street Lamps expansion rules: activated lamps, double pieces, and activation checks."""
 
-from scoring.board import Board, parse_grid
-from scoring.expansions import score_with_expansions
+from scoring.results import ScoreSheet
+from tests.expansion_boards import Spaces, codes, scored
 
 
-def board(spaces: dict[tuple[int, int], str], *lines: str) -> Board:
-    """A board with ``spaces`` drawn (the rest empty) and key ``lines`` after the rows."""
-    rows = [["."] * 7 for _ in range(7)]
-    for (row, col), token in spaces.items():
-        rows[row][col] = token
-    return parse_grid("\n".join(" ".join(r) for r in rows + [[line] for line in lines]))
-
-
-def codes(sheet) -> list[str]:
-    return [illegal.code for illegal in sheet.illegal]
-
-
-def lamps(spaces: dict[tuple[int, int], str], *lines: str):
-    return score_with_expansions(board(spaces, "expansion: street-lamps", *lines))
+def lamps(spaces: Spaces, *lines: str) -> ScoreSheet:
+    return scored("street-lamps", spaces, *lines)
 
 
 ROW_OF_LAMPS = {(0, 0): "_H__*", (0, 2): "_H_H*", (0, 4): "_H_H*", (5, 5): "RRRR"}

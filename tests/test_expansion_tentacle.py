@@ -2,25 +2,13 @@
 
 import pytest
 
-from scoring.board import Board, GridError, parse_grid
-from scoring.expansions import score_with_expansions
+from scoring.board import GridError
+from scoring.results import ScoreSheet
+from tests.expansion_boards import Spaces, codes, scored
 
 
-def board(spaces: dict[tuple[int, int], str], *lines: str) -> Board:
-    """A board with ``spaces`` drawn (the rest empty) and key ``lines`` after the rows."""
-    rows = [["."] * 7 for _ in range(7)]
-    for (row, col), token in spaces.items():
-        rows[row][col] = token
-    return parse_grid("\n".join(" ".join(r) for r in rows + [[line] for line in lines]))
-
-
-def codes(sheet) -> list[str]:
-    return [illegal.code for illegal in sheet.illegal]
-
-
-def tentacle(spaces: dict[tuple[int, int], str], *paths: str):
-    lines = [f"tentacle: {path}" for path in paths]
-    return score_with_expansions(board(spaces, "expansion: tentacle", *lines))
+def tentacle(spaces: Spaces, *paths: str) -> ScoreSheet:
+    return scored("tentacle", spaces, *(f"tentacle: {path}" for path in paths))
 
 
 # Straight highways at row 2, columns 1-2, and a curve (north-east) at row 2, column 3.
@@ -35,7 +23,7 @@ def test_fig_3b_a_tentacle_through_three_routes_is_worth_five() -> None:
 
 
 def test_tentacle_spaces_count_as_drawn_central_spaces() -> None:
-    empty = score_with_expansions(board({}, "expansion: tentacle"))
+    empty = scored("tentacle", {})
     assert empty.center == 0
     sheet = tentacle({}, "0,2 1,2 2,2 3,2 4,2")
     assert sheet.center == 3

@@ -10,14 +10,16 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
+from scoring.exits import EXITS
+from scoring.space import parse_token
 from vision.render import BASE_TOKENS, read_truth, render_photo, sample_grid
-from vision.render.board_art import EXITS
 from vision.render.games import SPECIAL_ROUTES, orientations, play_game, random_board
 from vision.render.pieces import Pen, draw_piece
 from vision.render.style import sample_ink_style
-from vision.render.tokens import SPECIAL_TOKENS, TokenError, parse_token
+from vision.render.tokens import SPECIAL_TOKENS, TokenError, sides
 
-ODD_TOKENS = ("H___", "_R__", "HR_R", "RRH_", "H_HRo")
+# dead ends, 3-way stations, a highway over a railway dead end
+ODD_TOKENS = ("H___", "_R__", "HR_R", "RRH_", "H_H_+___R")
 CELL = 48  # canonical cell size for checks, px
 
 
@@ -45,7 +47,18 @@ def _inked_sides(cell_img: np.ndarray, background: float) -> set[str]:
 
 
 def _drawn_sides(token: str) -> set[str]:
-    return {s for s, k in zip("NESW", parse_token(token).sides, strict=True) if k != "_"}
+    return {s for s, k in zip("NESW", sides(token), strict=True) if k != "_"}
+
+
+def _draw_alone(token: str, seed: int) -> np.ndarray:
+    """``token`` drawn on blank paper (grey 235) with a random style of small end errors; the
+    grey image of its cell."""
+    rng = np.random.default_rng(seed)
+    style = sample_ink_style(rng)
+    style.end_error = min(style.end_error, 0.04)
+    img = np.full((3 * CELL, 3 * CELL, 3), 235, np.uint8)
+    draw_piece(Pen(img, np.array([CELL, CELL], float), CELL, (30, 30, 30), style, rng), token)
+    return cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)[CELL : 2 * CELL, CELL : 2 * CELL]
 
 
 # --- pieces ---------------------------------------------------------------------------------
@@ -54,13 +67,8 @@ def _drawn_sides(token: str) -> set[str]:
 @pytest.mark.parametrize("token", BASE_TOKENS[1:] + ODD_TOKENS)
 def test_every_piece_state_inks_exactly_its_sides(token: str) -> None:
     for seed in range(6):
-        rng = np.random.default_rng(seed)
-        style = sample_ink_style(rng)
-        style.end_error = min(style.end_error, 0.04)
-        img = np.full((3 * CELL, 3 * CELL, 3), 235, np.uint8)
-        draw_piece(Pen(img, np.array([CELL, CELL], float), CELL, (30, 30, 30), style, rng), token)
-        grey = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)[CELL : 2 * CELL, CELL : 2 * CELL]
-        assert _inked_sides(grey, 235) == _drawn_sides(token), (token, seed, style)
+        grey = _draw_alone(token, seed)
+        assert _inked_sides(grey, 235) == _drawn_sides(token), (token, seed)
 
 
 def test_station_square_is_drawn_at_the_centre() -> None:
@@ -209,7 +217,7 @@ def test_truth_file_round_trips(tmp_path) -> None:
 
 
 def _side(token: str, index: int) -> str:
-    return "_" if token == "." else parse_token(token).sides[index]
+    return sides(token)[index]
 
 
 def test_games_are_legal() -> None:
@@ -231,15 +239,8 @@ def test_games_are_legal() -> None:
                 if r < 6:
                     a, b = _side(g[r][c], 2), _side(g[r + 1][c], 0)
                     assert {a, b} != {"H", "R"}, (r, c)
-        for edge, places in EXITS.items():
-            for index, kind in places.items():
-                r, c, side = {
-                    "N": (0, index, 0),
-                    "S": (6, index, 2),
-                    "W": (index, 0, 3),
-                    "E": (index, 6, 1),
-                }[edge]
-                assert _side(g[r][c], side) in ("_", kind)
+        for exit_ in EXITS:
+            assert _side(g[exit_.row][exit_.col], exit_.side) in ("_", exit_.kind)
         assert sum(t != "." for row in g for t in row) >= 5
 
 
@@ -262,7 +263,7 @@ def test_sample_grid_mixes_kinds() -> None:
     for g in grids:
         for row in g:
             for t in row:
-                parse_token(t)
+                parse_token(t)  # the project's notation reads every drawn token
 
 
 def test_rink_render_command_writes_photos_and_truth(tmp_path) -> None:
@@ -335,12 +336,7 @@ def test_expansion_drawings_ink_their_sides(token: str) -> None:
         if k in "HRWL"
     }
     for seed in range(4):
-        rng = np.random.default_rng(seed)
-        style = sample_ink_style(rng)
-        style.end_error = min(style.end_error, 0.04)
-        img = np.full((3 * CELL, 3 * CELL, 3), 235, np.uint8)
-        draw_piece(Pen(img, np.array([CELL, CELL], float), CELL, (30, 30, 30), style, rng), token)
-        grey = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)[CELL : 2 * CELL, CELL : 2 * CELL]
+        grey = _draw_alone(token, seed)
         assert _inked_sides(grey, 235) == drawn, (token, seed)
         assert (grey < 185).any()  # markers alone (".#") leave ink too
 

@@ -1,11 +1,14 @@
 """Longest routes against a plain exhaustive search, and on the hard cases."""
 
+from itertools import pairwise
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scoring.board import Board
 from scoring.graph import RouteGraph
-from scoring.longest import longest_route
+from scoring.longest import _Search, longest_route
+from scoring.longest_grid import grid_longest
 
 HIGHWAY_TOKENS = ["HHHH", "HHH_", "_HHH", "HH__", "_HH_", "H_H_", "_H_H", "H___", "HRHRo",
                   "H_H_+_H_H", "HH__+__HH", ".", "."]
@@ -50,6 +53,28 @@ def test_longest_route_matches_exhaustive_search(board, reentrant):
         assert len(route.spaces) == route.length == len(set(route.spaces))
 
 
+@settings(max_examples=150, deadline=None)
+@given(small_boards, st.booleans())
+def test_grid_dynamic_programme_matches_exhaustive_search(board, loops):
+    graph = RouteGraph(board)
+    joins = _Search(graph, "H", loops)._grid_joins()
+    if joins is None:  # two highway pieces in one space: the DP does not apply
+        return
+    length, route = grid_longest(*joins, loops=loops)
+    assert length == brute_force(graph, "H", loops)
+    assert len(route) == length
+    present = joins[0]
+    for (r1, c1), (r2, c2) in pairwise(route):
+        assert abs(r1 - r2) + abs(c1 - c2) == 1 and present[r1][c1] and present[r2][c2]
+
+
+def assert_is_route(board, spaces, length):
+    assert len(spaces) == length == len(set(spaces))
+    for (r1, c1), (r2, c2) in pairwise(spaces):
+        assert abs(r1 - r2) + abs(c1 - c2) == 1
+        assert board[r1, c1].pieces and board[r2, c2].pieces
+
+
 def holes(*empty):
     return Board.from_tokens(
         [["." if (r, c) in empty else "HHHH" for c in range(7)] for r in range(7)])
@@ -58,8 +83,20 @@ def holes(*empty):
 def test_crossings_with_holes_need_a_proof_that_no_longer_path_exists():
     # 43 spaces remain, but no path covers them all (found by the pruned search, 42)
     board = holes((2, 4), (2, 6), (5, 0), (5, 4), (5, 5), (6, 2))
-    assert longest_route(RouteGraph(board), "H").length == 42
+    route = longest_route(RouteGraph(board), "H")
+    assert route.length == 42
+    assert_is_route(board, route.spaces, 42)
 
 
 def test_crossings_with_one_hole_cover_every_other_space():
-    assert longest_route(RouteGraph(holes((4, 5))), "H").length == 47
+    board = holes((4, 5))
+    route = longest_route(RouteGraph(board), "H")
+    assert route.length == 47
+    assert_is_route(board, route.spaces, 47)
+
+
+def test_re_entering_variant_on_crossings_counts_a_closed_loop_once_more():
+    # 48 crossings (one corner empty): a loop through all 48 closes back on its first space
+    board = holes((6, 6))
+    assert longest_route(RouteGraph(board), "H", reentrant=True).length == 49
+    assert longest_route(RouteGraph(board), "H").length == 48

@@ -1,5 +1,6 @@
 """The rulebook's example board (board-spec 4.2) scores 46 with the official breakdown."""
 
+from itertools import pairwise
 from pathlib import Path
 
 from scoring.board import read_grid_file
@@ -33,5 +34,5 @@ def test_rulebook_example_longest_routes_are_real_paths():
     sheet = score_board(read_grid_file(BOARDS / "rulebook.txt"))
     for route, length in ((sheet.highway_route, 8), (sheet.railway_route, 5)):
         assert len(route) == length == len(set(route))
-        for (r1, c1), (r2, c2) in zip(route, route[1:]):
+        for (r1, c1), (r2, c2) in pairwise(route):
             assert abs(r1 - r2) + abs(c1 - c2) == 1

@@ -194,3 +194,17 @@ def test_twelve_exit_network_scores_45():
 def test_street_lamp_crossings_are_not_special_routes():
     sheet = score((0, 0, "HHHH*"), (0, 2, "HHHH*"), (0, 4, "HHHH*"), (0, 6, "HHHH*"))
     assert sheet.illegal == []
+
+
+def test_quarter_turn_swaps_highway_and_railway_exits():
+    column = board(*[(r, 1, "H_H_") for r in range(7)])  # top 1 and bottom 1 are highway Exits
+    assert score_board(column).exits_points == 4
+    turned = score_board(column.turned(1))  # now along row 1, whose Exits are railway
+    assert turned.networks == [] and turned.exits_points == 0
+    assert [i.code for i in turned.illegal] == ["wrong-exit", "wrong-exit"]
+    assert score_board(column.turned(2)).to_json() == score_board(column).to_json()
+
+
+def test_exits_are_not_spaces_of_a_longest_route():
+    sheet = score((0, 1, "H_H_"))  # joined to the top Exit, open at the bottom
+    assert sheet.highway == 1 and sheet.error_count == 1

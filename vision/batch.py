@@ -158,24 +158,60 @@ def _annotate(loaded: LoadedBoard, sheet: ScoreSheet, options: ScoreOptions) -> 
         write_atomic(target, encoded.tobytes(), force=options.force)
     except OutputExists as error:
         return "", str(error)
-    except Exception as error:  # annotation is a by-product: never lose the score over it
+    except Exception as error:  # noqa: BLE001 - a by-product: never lose the score over it
         return "", f"{loaded.source}: could not write the annotated picture ({error})"
     return str(target), ""
 
 
-def _score_pair(args: tuple[InputItem, ScoreOptions]) -> BoardResult:
-    return score_item(*args)
+@dataclass
+class Outcome:
+    """What the command needs from a scored input: its JSON form and its sheet text.
+
+    Small and made of plain values, so worker processes can hand it back cheaply.
+    """
+
+    source: str
+    ok: bool
+    error: str
+    data: dict
+    """``BoardResult.to_json()``."""
+    text: str
+    """The score sheet (``vision.sheet_text.format_sheet``); empty when not scored."""
+
+    @property
+    def total(self) -> int:
+        return self.data["score"]["total"]
+
+    @property
+    def error_count(self) -> int:
+        return self.data["score"]["errors"]
+
+
+def outcome_of(result: BoardResult) -> Outcome:
+    from vision.sheet_text import format_sheet
+
+    text = format_sheet(result) if result.ok else ""
+    return Outcome(result.source, result.ok, result.error, result.to_json(), text)
+
+
+def _score_pair(args: tuple[InputItem, ScoreOptions]) -> Outcome:
+    return outcome_of(score_item(*args))
 
 
 def score_items(
     items: list[InputItem],
     options: ScoreOptions,
     jobs: int = 1,
-) -> Iterator[BoardResult]:
-    """Score ``items`` (in ``jobs`` worker processes when > 1), yielding results in input order."""
+) -> Iterator[Outcome]:
+    """Score ``items`` (in ``jobs`` worker processes when > 1), yielding outcomes in input order."""
     if jobs <= 1 or len(items) <= 1:
         for item in items:
-            yield score_item(item, options)
+            yield _score_pair((item, options))
         return
+    import scoring.expansions  # noqa: F401  (loaded once here, inherited by forked workers)
+
+    # grid files are quick: send them in chunks; photos are slow: one at a time
+    photos = any(item.kind == "photo" for item in items)
+    chunk = 1 if photos else max(1, len(items) // (jobs * 4))
     with ProcessPoolExecutor(max_workers=jobs) as pool:
-        yield from pool.map(_score_pair, [(item, options) for item in items])
+        yield from pool.map(_score_pair, [(item, options) for item in items], chunksize=chunk)

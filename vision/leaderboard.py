@@ -10,37 +10,39 @@ import csv
 import io
 from dataclasses import dataclass
 
-from vision.batch import BoardResult
+from vision.batch import Outcome
 
 
 @dataclass(frozen=True)
 class Standing:
     rank: int
-    result: BoardResult
+    outcome: Outcome
 
 
-def rank(results: list[BoardResult]) -> list[Standing]:
-    """Scored results ranked by total (high first), then Errors (few first); ties share a rank."""
-    scored = [r for r in results if r.ok]
-    key = lambda r: (-r.sheet.total, r.sheet.error_count)  # noqa: E731
-    ordered = sorted(scored, key=key)  # stable: input order among equals
-    standings = []
-    for position, result in enumerate(ordered, start=1):
-        if standings and key(standings[-1].result) == key(result):
-            standings.append(Standing(standings[-1].rank, result))
+def _key(outcome: Outcome) -> tuple[int, int]:
+    return -outcome.total, outcome.error_count
+
+
+def rank(outcomes: list[Outcome]) -> list[Standing]:
+    """Scored boards ranked by total (high first), then Errors (few first); ties share a rank."""
+    ordered = sorted((o for o in outcomes if o.ok), key=_key)  # stable: input order if equal
+    standings: list[Standing] = []
+    for position, outcome in enumerate(ordered, start=1):
+        if standings and _key(standings[-1].outcome) == _key(outcome):
+            standings.append(Standing(standings[-1].rank, outcome))
         else:
-            standings.append(Standing(position, result))
+            standings.append(Standing(position, outcome))
     return standings
 
 
 def format_leaderboard(standings: list[Standing]) -> str:
     lines = ["Leaderboard (total, then fewer Errors; ties share a rank)"]
-    width = max((len(s.result.source) for s in standings), default=10)
+    width = max((len(s.outcome.source) for s in standings), default=10)
     for standing in standings:
-        sheet = standing.result.sheet
-        assert sheet is not None
-        lines.append(f"  {standing.rank:>3}.  {standing.result.source:<{width}}  "
-                     f"{sheet.total:>4} points  {sheet.error_count:>2} Errors")
+        errors = standing.outcome.error_count
+        lines.append(f"  {standing.rank:>3}.  {standing.outcome.source:<{width}}  "
+                     f"{standing.outcome.total:>4} points  {errors:>2} "
+                     f"Error{'' if errors == 1 else 's'}")
     return "\n".join(lines)
 
 
@@ -48,26 +50,25 @@ CSV_FIELDS = ["rank", "source", "ok", "total", "networks", "exits", "highway", "
               "center", "errors", "expansions", "illegal", "review", "corrected", "error"]
 
 
-def leaderboard_csv(results: list[BoardResult]) -> str:
+def leaderboard_csv(outcomes: list[Outcome]) -> str:
     """CSV text: one row per input in input order, with its rank and full breakdown."""
-    ranks = {id(s.result): s.rank for s in rank(results)}
+    ranks = {id(s.outcome): s.rank for s in rank(outcomes)}
     out = io.StringIO()
     writer = csv.DictWriter(out, fieldnames=CSV_FIELDS, lineterminator="\n")
     writer.writeheader()
-    for result in results:
-        row: dict = {"source": result.source, "ok": result.ok, "error": result.error}
-        if result.ok:
-            sheet = result.sheet
-            assert sheet is not None
-            score = sheet.to_json()
+    for outcome in outcomes:
+        row: dict = {"source": outcome.source, "ok": outcome.ok, "error": outcome.error}
+        if outcome.ok:
+            data, score = outcome.data, outcome.data["score"]
             row.update(
-                rank=ranks[id(result)], total=sheet.total,
+                rank=ranks[id(outcome)],
                 networks=" ".join(str(n) for n in score["networks"]),
-                exits=score["exits"], highway=sheet.highway, railway=sheet.railway,
-                center=sheet.center, errors=sheet.error_count,
-                expansions=" ".join(f"{k}={v}" for k, v in sheet.expansions.items()),
-                illegal=len(sheet.illegal), review=len(result.review),
-                corrected=" ".join(f"{c.row},{c.col}={c.token}" for c in result.corrected),
+                **{key: score[key] for key in ("total", "exits", "highway", "railway",
+                                               "center", "errors")},
+                expansions=" ".join(f"{k}={v}" for k, v in score["expansions"].items()),
+                illegal=len(data["illegal"]), review=len(data["review"]),
+                corrected=" ".join(f"{c['row']},{c['col']}={c['token']}"
+                                   for c in data["corrected"]),
             )
         writer.writerow(row)
     return out.getvalue()

@@ -344,9 +344,9 @@ def _locate_in(image: np.ndarray) -> LatticeFit | None:
     # more lattice line); try the best guesses shifted by a whole space too.
     shifted = [_shift(g, dx, dy) for g in ranked[:2] for dx in (-1, 0, 1) for dy in (-1, 0, 1)
                if dx or dy]
-    ranked = sorted(ranked + shifted, key=lambda g: -lattice_score(binary, g))
+    shifted = sorted(shifted, key=lambda g: -lattice_score(binary, g))[:2]
     best: LatticeFit | None = None
-    for guess in ranked[:4]:
+    for guess in ranked + shifted:
         for corners in (guess, _refine(binary, guess)):
             score = lattice_score(binary, corners)
             if best is None or score > best.score:

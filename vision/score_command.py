@@ -12,12 +12,19 @@ import sys
 
 import click
 
-from scoring.board import SIZE
+from scoring.board import SIZE, format_grid, parse_grid
 from scoring.space import TokenError, parse_token
-from vision.batch import BoardResult, Correction, ScoreOptions, score_items
+from vision.batch import Correction, Outcome, ScoreOptions, score_items
 from vision.inputs import expand_paths
 from vision.leaderboard import format_leaderboard, leaderboard_csv, rank
 from vision.safe_write import OutputExists, check_writable, write_atomic
+
+
+def _plain(value: object) -> object:
+    """JSON for values the photo reader may put in a review entry (numpy numbers, arrays)."""
+    if hasattr(value, "tolist"):
+        return value.tolist()  # type: ignore[union-attr]
+    return str(value)
 
 
 def _parse_correction(text: str) -> Correction:
@@ -47,16 +54,16 @@ def _parse_corners(text: str) -> tuple[tuple[float, float], ...]:
     return tuple((values[i], values[i + 1]) for i in range(0, 8, 2))
 
 
-def _save_grid(result: BoardResult, path: str, force: bool) -> None:
-    from scoring.board import format_grid
-
-    assert result.board is not None
-    header = [f"# {result.source} as scored by rink"]
-    header += [f"# corrected: row {c.row}, column {c.col} = {c.token} (was {c.was})"
-               for c in result.corrected]
+def _grid_text(outcome: Outcome) -> str:
+    """The scored board as a grid file, with comments saying what was corrected."""
+    data = outcome.data
+    board = parse_grid("\n".join(data["grid"] + data.get("extras", [])), outcome.source)
+    header = [f"# {outcome.source} as scored by rink"]
+    header += [f"# corrected: row {c['row']}, column {c['col']} = {c['token']} (was {c['was']})"
+               for c in data["corrected"]]
     header += [f"# to review: row {r['row']}, column {r['col']}: read {r['token']}"
-               for r in result.review]
-    write_atomic(path, "\n".join(header) + "\n" + format_grid(result.board), force=force)
+               for r in data["review"]]
+    return "\n".join(header) + "\n" + format_grid(board)
 
 
 @click.command()
@@ -99,12 +106,41 @@ def score(paths: tuple[str, ...], as_json: bool, expansions: tuple[str, ...],
     if (fixes or save_grid or hand_corners) and len(items) != 1:
         raise click.UsageError("--set, --save-grid and --corners work on exactly one input "
                                f"(got {len(items)})")
-    try:
-        for output in (csv_path, save_grid):
-            if output:
+    _check_usage(expansions, [csv_path, save_grid], force)
+    options = ScoreOptions(
+        expansions=expansions, reentrant_longest=reentrant_longest, corrections=fixes,
+        strict=strict, corners=hand_corners, annotate_dir=annotate_dir, force=force,
+    )
+    outcomes = _score_and_print(items, options, jobs, as_json)
+
+    problems = []
+    if save_grid and outcomes and "grid" in outcomes[0].data:
+        problems += _write(save_grid, lambda: _grid_text(outcomes[0]), force)
+        if not problems and not as_json:
+            click.echo(f"Grid saved to {save_grid}")
+    if csv_path:
+        problems += _write(csv_path, lambda: leaderboard_csv(outcomes), force)
+    if not as_json and len(outcomes) > 1:
+        standings = rank(outcomes)
+        if standings:
+            click.echo(format_leaderboard(standings))
+    failed = [o for o in outcomes if not o.ok]
+    if failed and len(outcomes) > 1:
+        click.echo(f"Could not score {len(failed)} of {len(outcomes)} inputs:", err=True)
+    for line in [o.error for o in failed] + problems:
+        click.echo(line, err=True)
+    if failed or problems:
+        sys.exit(1)
+
+
+def _check_usage(expansions: tuple[str, ...], outputs: list[str | None], force: bool) -> None:
+    """Usage errors found before anything is scored: unknown expansions, outputs that exist."""
+    for output in outputs:
+        if output:
+            try:
                 check_writable(output, force)
-    except OutputExists as error:
-        raise click.UsageError(str(error)) from None
+            except OutputExists as error:
+                raise click.UsageError(str(error)) from None
     if expansions:
         from scoring.expansion_api import UnknownExpansion, get_expansion
 
@@ -114,53 +150,36 @@ def score(paths: tuple[str, ...], as_json: bool, expansions: tuple[str, ...],
             except UnknownExpansion as error:
                 raise click.BadParameter(str(error), param_hint="--expansion") from None
 
-    options = ScoreOptions(
-        expansions=expansions, reentrant_longest=reentrant_longest, corrections=fixes,
-        strict=strict, corners=hand_corners, annotate_dir=annotate_dir, force=force,
-    )
+
+def _score_and_print(items: list, options: ScoreOptions, jobs: int, as_json: bool) -> list[Outcome]:
+    """Score every input in order, printing each sheet or JSON line as it comes.
+
+    On a terminal a progress bar runs on stderr; the sheets then follow once it is done.
+    """
     show_progress = not as_json and len(items) > 1 and sys.stderr.isatty()
-    results: list[BoardResult] = []
+    outcomes: list[Outcome] = []
     with click.progressbar(length=len(items), file=sys.stderr, label="Scoring",
                            hidden=not show_progress) as bar:
-        for result in score_items(items, options, jobs):
-            results.append(result)
+        for outcome in score_items(items, options, jobs):
+            outcomes.append(outcome)
             bar.update(1)
             if as_json:
-                click.echo(json.dumps(result.to_json()))
-            elif result.ok:
-                if show_progress:
-                    click.echo("", err=True)
-                click.echo(_sheet_text(result) + "\n")
-
-    problems = []
-    if save_grid and results and results[0].board is not None:
-        try:
-            _save_grid(results[0], save_grid, force)
-            if not as_json:
-                click.echo(f"Grid saved to {save_grid}")
-        except (OutputExists, OSError) as error:
-            problems.append(f"{save_grid}: cannot save the grid ({error})")
-    if csv_path:
-        try:
-            write_atomic(csv_path, leaderboard_csv(results), force=force)
-        except (OutputExists, OSError) as error:
-            problems.append(f"{csv_path}: cannot write the CSV ({error})")
-    if not as_json and len(results) > 1:
-        standings = rank(results)
-        if standings:
-            click.echo(format_leaderboard(standings))
-    failed = [r for r in results if not r.ok]
-    if failed and len(results) > 1:
-        click.echo(f"Could not score {len(failed)} of {len(results)} inputs:", err=True)
-    for result in failed:
-        click.echo(result.error, err=True)
-    for problem in problems:
-        click.echo(problem, err=True)
-    if failed or problems:
-        sys.exit(1)
+                click.echo(json.dumps(outcome.data, default=_plain))
+            elif outcome.ok and not show_progress:
+                click.echo(outcome.text + "\n")
+    if show_progress:
+        for outcome in outcomes:
+            if outcome.ok:
+                click.echo(outcome.text + "\n")
+    return outcomes
 
 
-def _sheet_text(result: BoardResult) -> str:
-    from vision.sheet_text import format_sheet
-
-    return format_sheet(result)
+def _write(path: str, make_text, force: bool) -> list[str]:
+    """Write an output file whole; returns the problem (one line) if it could not be."""
+    try:
+        write_atomic(path, make_text(), force=force)
+    except OutputExists as error:
+        return [str(error)]
+    except OSError as error:
+        return [f"{path}: cannot write ({error.strerror or error})"]
+    return []

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from scoring.exits import Exit
 from scoring.results import place_words
-from vision.batch import BoardResult
+
+if TYPE_CHECKING:
+    from vision.batch import BoardResult
 
 WIDTH = 44
 
@@ -19,25 +23,52 @@ def _exit_short(exit_: Exit) -> str:
     return f"{side} {along}"
 
 
+def _alternatives(entry: dict) -> str:
+    """The other readings of a review entry: tokens, or [token, probability] pairs."""
+    words = []
+    for alternative in entry.get("alternatives") or []:
+        if isinstance(alternative, (list, tuple)) and alternative:
+            token = str(alternative[0])
+            if token == entry.get("token"):
+                continue
+            words.append(f"{token} {float(alternative[1]):.0%}" if len(alternative) > 1 else token)
+        elif str(alternative) != entry.get("token"):
+            words.append(str(alternative))
+    return ", ".join(words)
+
+
+def _title(name: str) -> str:
+    """The expansion's own title ('Street Lamps'), or its name."""
+    from scoring.expansion_api import UnknownExpansion, get_expansion
+
+    try:
+        return get_expansion(name).title or name
+    except UnknownExpansion:
+        return name
+
+
 def format_sheet(result: BoardResult) -> str:
     """The score sheet of one scored input, then its Errors and illegal drawings in words."""
     sheet = result.sheet
     assert sheet is not None
     lines = [f"{result.source}", "  " + "-" * (WIDTH - 2)]
-    if not sheet.networks:
-        lines.append(_line("Networks: none reaches an Exit", "0"))
-    for number, network in enumerate(sheet.networks, start=1):
-        count = network.exit_count
-        label = f"Network {number}: {count} Exit{'s' if count != 1 else ''}"
-        lines.append(_line(label, str(network.points)))
+    scoring = [network for network in sheet.networks if network.exit_count > 1]
+    single = [network.exits[0] for network in sheet.networks if network.exit_count == 1]
+    if not scoring:
+        lines.append(_line("Networks: none joins 2 Exits", "0"))
+    for number, network in enumerate(scoring, start=1):
+        lines.append(_line(f"Network {number}: {network.exit_count} Exits", str(network.points)))
         lines.append(f"    ({', '.join(_exit_short(e) for e in network.exits)})")
+    if single:
+        lines.append(_line(f"Networks reaching 1 Exit: {len(single)}", "0"))
+        lines.append(f"    ({', '.join(_exit_short(e) for e in single)})")
     lines.append(_line("Exits (network points)", str(sheet.exits_points)))
     lines.append(_line("Longest Highway", str(sheet.highway)))
     lines.append(_line("Longest Railway", str(sheet.railway)))
     lines.append(_line("Central Spaces", str(sheet.center)))
     lines.append(_line("Errors", f"-{sheet.error_count}" if sheet.error_count else "0"))
     for name, points in sheet.expansions.items():
-        lines.append(_line(f"Expansion {name}", f"{points:+d}"))
+        lines.append(_line(f"Expansion: {_title(name)}", f"{points:+d}"))
         explanation = sheet.expansion_lines.get(name)
         if explanation:
             lines.append(f"    ({explanation})")
@@ -56,7 +87,7 @@ def format_sheet(result: BoardResult) -> str:
     if result.review:
         lines.append(f"  To review ({len(result.review)} space(s) read with doubt):")
         for entry in result.review:
-            others = ", ".join(entry.get("alternatives") or []) or "-"
+            others = _alternatives(entry) or "nothing else likely"
             reason = f"; {entry['reason']}" if entry.get("reason") else ""
             lines.append(f"    {place_words(entry['row'], entry['col'])}: read {entry['token']} "
                          f"(or {others}{reason})")

@@ -15,9 +15,15 @@ from scoring.exits import exit_at
 from scoring.expansion_api import Expansion, ExpansionScore
 from scoring.expansions import key_lines
 from scoring.expansions.investigator_moves import Stop, exit_place, reachable
+from scoring.expansions.marked import (
+    has_route,
+    listed_marked,
+    listing_problems,
+    marked,
+    marked_places,
+)
 from scoring.graph import RouteGraph
 from scoring.results import Illegal, Place, ScoreSheet, place_words
-from scoring.sides import ROUTE_KINDS
 
 CLUE = "?"
 COLLECTED_KEY = "clues collected"
@@ -27,17 +33,12 @@ ALL_CLUES_BONUS = 4
 
 def clues(board: Board) -> list[Position]:
     """Every space with a Clue, in reading order."""
-    return [p for p in board.positions() if CLUE in board[p].markers]
+    return marked(board, CLUE)
 
 
 def collected(board: Board, source: str = "<board>") -> list[Position]:
     """The collected Clues that are really Clues, each once, in listed order."""
-    drawn = set(clues(board))
-    found: list[Position] = []
-    for position in key_lines.positions(board, COLLECTED_KEY, source):
-        if position in drawn and position not in found:
-            found.append(position)
-    return found
+    return listed_marked(board, CLUE, COLLECTED_KEY, source)
 
 
 def expansion_score(board: Board, source: str = "<board>") -> tuple[int, str]:
@@ -78,19 +79,14 @@ def investigator_stop(board: Board, source: str = "<board>") -> tuple[Stop | Non
 def find_illegal(board: Board, source: str = "<board>") -> list[Illegal]:
     """Collected Clues that are not Clues, listed twice or out of the Investigator's reach;
     Clues without a route."""
-    found: list[Illegal] = []
-    drawn = set(clues(board))
-    listed = key_lines.positions(board, COLLECTED_KEY, source)
-    for position in listed:
-        if position not in drawn:
-            found.append(Illegal(
-                "clue-missing", "listed as a collected Clue, but no Clue is drawn here",
-                (Place(*position),),
-            ))
-    for position in sorted({p for p in listed if listed.count(p) > 1}):
-        found.append(Illegal("clue-twice", "Clue listed twice as collected", (Place(*position),)))
-    for position in sorted(drawn):
-        if not any(set(piece.kinds) & set(ROUTE_KINDS) for piece in board[position].pieces):
+    found = listing_problems(
+        board, CLUE, COLLECTED_KEY,
+        missing=("clue-missing", "listed as a collected Clue, but no Clue is drawn here"),
+        twice=("clue-twice", "Clue listed twice as collected"),
+        source=source,
+    )
+    for position in clues(board):
+        if not has_route(board[position]):
             found.append(Illegal(
                 "clue-no-route", "a Clue without a route (the die draws a Clue on a route)",
                 (Place(*position),),
@@ -120,7 +116,7 @@ def find_illegal(board: Board, source: str = "<board>") -> list[Illegal]:
 
 def drawings(board: Board) -> list[Place]:
     """Spaces with Clues."""
-    return [Place(*position) for position in clues(board)]
+    return marked_places(board, CLUE)
 
 
 class InvestigationExpansion(Expansion):

@@ -7,11 +7,15 @@ side letter and the row or column along it (``N3`` = above column 3, ``W1`` = le
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TypeVar
+
 from scoring.board import SIZE, Board, GridError, Position
 from scoring.sides import Side
 
 EdgePlace = tuple[Side, int]
 """A place just outside the grid: the board side and the row (E/W) or column (N/S) along it."""
+T = TypeVar("T")
 
 
 def _bad(source: str, key: str, value: str, why: str) -> GridError:
@@ -52,13 +56,7 @@ def positions(board: Board, key: str, source: str = "<board>") -> list[Position]
 
 def positions_in(value: str, key: str, source: str = "<board>") -> list[Position]:
     """The spaces in one ``key: value`` line's value (``row,col`` items)."""
-    found = []
-    for item in value.split():
-        position = parse_position(item)
-        if position is None:
-            raise _bad(source, key, value, f"{item!r} is not a space 'row,col' with 0-6")
-        found.append(position)
-    return found
+    return _items(value, key, source, parse_position, "a space 'row,col' with 0-6")
 
 
 def edge_places(board: Board, key: str, source: str = "<board>") -> list[EdgePlace]:
@@ -66,12 +64,19 @@ def edge_places(board: Board, key: str, source: str = "<board>") -> list[EdgePla
     value = board.extra(key)
     if value is None:
         return []
+    return _items(value, key, source, parse_edge_place, "an edge place like N3 or W1")
+
+
+def _items(
+    value: str, key: str, source: str, parse: Callable[[str], T | None], what: str
+) -> list[T]:
+    """Every whitespace-separated item of ``value`` parsed; GridError if one is not ``what``."""
     found = []
     for item in value.split():
-        place = parse_edge_place(item)
-        if place is None:
-            raise _bad(source, key, value, f"{item!r} is not an edge place like N3 or W1")
-        found.append(place)
+        parsed = parse(item)
+        if parsed is None:
+            raise _bad(source, key, value, f"{item!r} is not {what}")
+        found.append(parsed)
     return found
 
 

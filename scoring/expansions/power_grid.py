@@ -15,6 +15,7 @@ from scoring.board import SIZE, Board, Position
 from scoring.exits import EXITS, Exit
 from scoring.expansion_api import Expansion, ExpansionScore
 from scoring.expansions import key_lines
+from scoring.expansions.marked import has_route, marked, marked_places
 from scoring.expansions.wording import counted
 from scoring.graph import RouteGraph
 from scoring.results import Illegal, Place, ScoreSheet
@@ -42,7 +43,8 @@ class PowerGrid:
 
 def accumulator(board: Board) -> Position | None:
     """Where the Accumulator is drawn (the first ``#`` in reading order), or None."""
-    return next((p for p in board.positions() if ACCUMULATOR in board[p].markers), None)
+    drawn = marked(board, ACCUMULATOR)
+    return drawn[0] if drawn else None
 
 
 def _neighbours(position: Position) -> list[Position]:
@@ -97,18 +99,18 @@ def find_illegal(board: Board, source: str = "<board>") -> list[Illegal]:
     """A missing or off-centre Accumulator, lightning without a route or on the Accumulator,
     and charges without a powered space next to the Accumulator."""
     found: list[Illegal] = []
-    where = accumulator(board)
-    if where is None:
+    drawn = marked(board, ACCUMULATOR)
+    if not drawn:
         found.append(Illegal(
             "no-accumulator", "no Accumulator drawn (write .# in the centre space)",
             (Place(*CENTRE),),
         ))
-    elif where != CENTRE or len([p for p in board.positions() if ACCUMULATOR in board[p].markers]) > 1:
+    elif drawn != [CENTRE]:
         found.append(Illegal(
             "accumulator-place", "the Accumulator is drawn once, in the centre space",
-            tuple(Place(*p) for p in board.positions() if ACCUMULATOR in board[p].markers),
+            tuple(Place(*p) for p in drawn),
         ))
-    centre = where or CENTRE
+    centre = drawn[0] if drawn else CENTRE
     listed = key_lines.positions(board, ELECTRIFIED_KEY, source)
     for position in sorted(set(listed)):
         if position == centre:
@@ -116,7 +118,7 @@ def find_illegal(board: Board, source: str = "<board>") -> list[Illegal]:
                 "electrified-accumulator", "the Accumulator cannot be electrified",
                 (Place(*position),),
             ))
-        elif not any(set(p.kinds) & set(ROUTE_KINDS) for p in board[position].pieces):
+        elif not has_route(board[position]):
             found.append(Illegal(
                 "electrified-no-route", "only spaces with a route can be electrified",
                 (Place(*position),),
@@ -137,7 +139,7 @@ def find_illegal(board: Board, source: str = "<board>") -> list[Illegal]:
 
 def drawings(board: Board) -> list[Place]:
     """The Accumulator (lightning marks and charges are on key lines)."""
-    return [Place(*p) for p in board.positions() if ACCUMULATOR in board[p].markers]
+    return marked_places(board, ACCUMULATOR)
 
 
 class PowerGridExpansion(Expansion):

@@ -16,6 +16,7 @@ from scoring.board import Board
 from scoring.exits import Exit, exit_at
 from scoring.expansion_api import Expansion, ExpansionScore
 from scoring.expansions import key_lines
+from scoring.expansions.marked import marked, marked_places
 from scoring.expansions.wording import counted
 from scoring.graph import Link, NodeId, RouteGraph
 from scoring.results import Illegal, Place, ScoreSheet, network_points
@@ -50,10 +51,9 @@ def madness_links(board: Board, graph: RouteGraph, source: str = "<board>") -> l
     """Add one virtual node per Ritual Site and per edge Portal to ``graph``; return the links
     that join each to the pieces it touches (the caller adds them)."""
     links = []
-    for row, col in board.positions():
-        if RITUAL in board[row, col].markers:
-            node = graph.add_virtual(f"{RITUAL_LABEL} {row},{col}")
-            links += [Link(node, piece) for piece in graph.nodes_in(row, col)]
+    for row, col in marked(board, RITUAL):
+        node = graph.add_virtual(f"{RITUAL_LABEL} {row},{col}")
+        links += [Link(node, piece) for piece in graph.nodes_in(row, col)]
     for place in key_lines.edge_places(board, EDGE_PORTALS_KEY, source):
         (row, col), side = key_lines.edge_place_space(place)
         node = graph.add_virtual(f"{PORTAL_LABEL} {side.name}{place[1]}")
@@ -128,7 +128,7 @@ def find_illegal(board: Board, source: str = "<board>") -> list[Illegal]:
         found.append(Illegal(
             "too-many-portals", f"{len(places)} edge Portals, at most 1 per round ({ROUNDS})", ()
         ))
-    rituals = [Place(r, c) for r, c in board.positions() if RITUAL in board[r, c].markers]
+    rituals = marked_places(board, RITUAL)
     if len(rituals) > ROUNDS:
         found.append(Illegal(
             "too-many-rituals", f"{len(rituals)} Ritual Sites, 1 per round ({ROUNDS})",
@@ -139,7 +139,7 @@ def find_illegal(board: Board, source: str = "<board>") -> list[Illegal]:
 
 def drawings(board: Board) -> list[Place]:
     """Ritual Sites (edge Portals are on a key line, not in a space)."""
-    return [Place(r, c) for r, c in board.positions() if RITUAL in board[r, c].markers]
+    return marked_places(board, RITUAL)
 
 
 class RitualExpansion(Expansion):

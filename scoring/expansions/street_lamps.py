@@ -13,10 +13,11 @@ from itertools import combinations
 
 from scoring.board import SIZE, Board, Position
 from scoring.expansion_api import Expansion, ExpansionScore
-from scoring.expansions import key_lines
+from scoring.expansions.marked import listed_marked, listing_problems, marked, marked_places
 from scoring.graph import RouteGraph
 from scoring.results import Illegal, Place, ScoreSheet
-from scoring.sides import HIGHWAY, ROUTE_KINDS
+from scoring.sides import HIGHWAY
+from scoring.specials import special_route
 
 LAMP = "*"
 KEY = "lamps activated"
@@ -25,17 +26,12 @@ MAX_SPECIALS = 3
 
 def lamps(board: Board) -> list[Position]:
     """Every space with a Street Lamp, in reading order."""
-    return [p for p in board.positions() if LAMP in board[p].markers]
+    return marked(board, LAMP)
 
 
 def activated(board: Board, source: str = "<board>") -> list[Position]:
     """Activated spaces that really hold a lamp, each once."""
-    drawn = set(lamps(board))
-    found: list[Position] = []
-    for position in key_lines.positions(board, KEY, source):
-        if position in drawn and position not in found:
-            found.append(position)
-    return found
+    return listed_marked(board, LAMP, KEY, source)
 
 
 def expansion_score(board: Board, source: str = "<board>") -> tuple[int, str]:
@@ -45,16 +41,9 @@ def expansion_score(board: Board, source: str = "<board>") -> tuple[int, str]:
 
 
 def special_routes(board: Board) -> int:
-    """Spaces drawn with a Special Route: one piece with route ends on all 4 sides, no lamp
-    (a lamp crossing ``HHHH*`` comes from the Street Lamp dice)."""
-    count = 0
-    for position in board.positions():
-        space = board[position]
-        if LAMP in space.markers or len(space.pieces) != 1:
-            continue
-        if all(kind in ROUTE_KINDS for kind in space.pieces[0].kinds):
-            count += 1
-    return count
+    """Spaces drawn with a Special Route (a lamp crossing ``HHHH*`` comes from the Street Lamp
+    dice and is none)."""
+    return sum(special_route(board[position]) is not None for position in board.positions())
 
 
 def lines_needed(positions: list[Position]) -> int:
@@ -73,20 +62,13 @@ def lines_needed(positions: list[Position]) -> int:
 
 def find_illegal(board: Board, source: str = "<board>") -> list[Illegal]:
     """Activations without a lamp, lamps off the highway, more rows/columns than Specials."""
-    found: list[Illegal] = []
-    drawn = set(lamps(board))
-    listed = key_lines.positions(board, KEY, source)
-    for position in listed:
-        if position not in drawn:
-            found.append(Illegal(
-                "lamp-missing", "listed as an activated lamp, but no Street Lamp is drawn here",
-                (Place(*position),),
-            ))
-    for position in sorted({p for p in listed if listed.count(p) > 1}):
-        found.append(Illegal(
-            "lamp-twice", "a Street Lamp can be activated only once", (Place(*position),)
-        ))
-    for position in sorted(drawn):
+    found = listing_problems(
+        board, LAMP, KEY,
+        missing=("lamp-missing", "listed as an activated lamp, but no Street Lamp is drawn here"),
+        twice=("lamp-twice", "a Street Lamp can be activated only once"),
+        source=source,
+    )
+    for position in lamps(board):
         kinds = {k for piece in board[position].pieces for k in piece.kinds if k is not None}
         if kinds != {HIGHWAY}:
             found.append(Illegal(
@@ -108,7 +90,7 @@ def find_illegal(board: Board, source: str = "<board>") -> list[Illegal]:
 
 def drawings(board: Board) -> list[Place]:
     """Spaces with Street Lamps."""
-    return [Place(*position) for position in lamps(board)]
+    return marked_places(board, LAMP)
 
 
 class StreetLampsExpansion(Expansion):

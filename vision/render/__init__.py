@@ -8,10 +8,11 @@
 
 Everything follows from the seed. Conditions can be forced by keyword (PhotoOptions fields:
 ``tilt=38, rotation=180, light="dim", glare=0.8, marker="blue", clean=True``...);
-``board_only=True`` gives the flat, straight-on board. Modules: style (random looks),
-board_art (the printed board), pieces + marks (hand-drawn spaces, expansion drawings),
-drawing (the player's ink on the board), games (what gets drawn), camera + scene + photo
-(the photo), truth (result and truth file), command (``rink render``), samples.
+``board_only=True`` gives the flat, straight-on board. Modules: tokens (the notation, read
+with scoring.space), style (random looks), board_art (the printed board), pieces + marks
+(hand-drawn spaces, expansion drawings), drawing (the player's ink on the board), games (what
+gets drawn), camera + scene + photo (the photo), truth (result and truth file), command
+(``rink render``), samples.
 """
 
 from .games import expansion_board, sample_board, sample_grid

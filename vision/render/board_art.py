@@ -12,16 +12,13 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
+from scoring.exits import EXITS
+from scoring.sides import HIGHWAY, Side
+
 from .pieces import Pen, draw_piece, polyline
 from .style import BoardStyle, Color, InkStyle
+from .tokens import SPECIAL_ROUTES
 
-# Exits (RULINGS.md): side -> {index along the side: kind}
-EXITS: dict[str, dict[int, str]] = {
-    "N": {1: "H", 3: "R", 5: "H"},
-    "S": {1: "H", 3: "R", 5: "H"},
-    "W": {1: "R", 3: "H", 5: "R"},
-    "E": {1: "R", 3: "H", 5: "R"},
-}
 TITLES = ("RAILROAD INK", "Railroad Ink", "RAILROAD INK CHALLENGE", "ROUTES", "RAIL & ROAD")
 EDITIONS = ("DEEP BLUE EDITION", "BLAZING RED", "LUSH GREEN", "SHINY YELLOW", "Player board", "")
 SCORE_LABELS = ("EXITS", "HWY", "RAIL", "CENTRE", "ERR", "TOTAL")
@@ -149,56 +146,58 @@ def _poly_fill(img: np.ndarray, pts: np.ndarray, color: Color) -> None:
     cv2.fillPoly(img, [np.round(pts * 16).astype(np.int32)], color, lineType=cv2.LINE_AA, shift=4)
 
 
-def _highway_exit(
-    img: np.ndarray,
-    base: np.ndarray,
-    out: np.ndarray,
-    across: np.ndarray,
-    length: float,
-    style: BoardStyle,
-    cell: float,
-) -> None:
+@dataclass(frozen=True)
+class _Stub:
+    """Where one Exit mark goes: from ``base`` on the frame, ``length`` px outwards along ``out``."""
+
+    base: np.ndarray
+    out: np.ndarray
+    length: float
+
+    @property
+    def across(self) -> np.ndarray:
+        return np.array([self.out[1], -self.out[0]])
+
+    @property
+    def tip(self) -> np.ndarray:
+        return self.base + self.out * self.length
+
+    def band(self, half: float, length: float) -> list[np.ndarray]:
+        """Corners of a bar ``2 * half`` wide from the base ``length`` outwards."""
+        end = self.base + self.out * length
+        across = self.across * half
+        return [self.base - across, self.base + across, end + across, end - across]
+
+
+def _highway_exit(img: np.ndarray, stub: _Stub, style: BoardStyle, cell: float) -> None:
     """A short road stub: a bar (or two edge lines), often with a dashed centre line."""
     half = style.highway_exit_width * cell / 2
-    tip = base + out * length
+    base, out, tip = stub.base, stub.out, stub.tip
     if style.exit_shape == "lines":
         lw = max(1, int(round(0.04 * cell)))
         for side in (-1, 1):
-            polyline(img, np.array([base, tip]) + across * half * side, style.exit_color, lw)
+            polyline(img, np.array([base, tip]) + stub.across * half * side, style.exit_color, lw)
         dash_color = style.exit_color
     else:
-        quad = [
-            base - across * half,
-            base + across * half,
-            tip + across * half,
-            tip - across * half,
-        ]
+        quad = stub.band(half, stub.length)
         if style.exit_shape == "arrow":  # the bar ends in a point
             quad = quad[:3] + [tip + out * half * 0.8] + quad[3:]
         _poly_fill(img, np.array(quad), style.exit_color)
         dash_color = (245, 245, 245)
     if style.highway_exit_dashes:
         dash_w = max(1, int(round(0.035 * cell)))
-        n = 2 if length < 0.4 * cell else 3
-        step = length / n
+        n = 2 if stub.length < 0.4 * cell else 3
+        step = stub.length / n
         for k in range(n):
             a = base + out * (k * step + step * 0.25)
             b = base + out * (k * step + step * 0.7)
             polyline(img, np.array([a, b]), dash_color, dash_w)
 
 
-def _railway_exit(
-    img: np.ndarray,
-    base: np.ndarray,
-    out: np.ndarray,
-    across: np.ndarray,
-    length: float,
-    style: BoardStyle,
-    cell: float,
-) -> None:
+def _railway_exit(img: np.ndarray, stub: _Stub, style: BoardStyle, cell: float) -> None:
     """A short track stub: a line with cross ties (or two rails with ties)."""
     lw = max(1, int(round(0.045 * cell)))
-    tip = base + out * length
+    base, out, across, tip = stub.base, stub.out, stub.across, stub.tip
     if style.exit_shape == "lines":
         for side in (-1, 1):
             polyline(
@@ -211,7 +210,7 @@ def _railway_exit(
         polyline(img, np.array([base, tip]), style.exit_color, lw)
     n = style.railway_exit_ties
     for k in range(n):
-        c = base + out * length * (k + 0.5) / n
+        c = base + out * stub.length * (k + 0.5) / n
         half = 0.13 * cell
         polyline(
             img, np.array([c - across * half, c + across * half]), style.exit_color, max(1, lw - 1)
@@ -232,37 +231,22 @@ def _draw_exits(img: np.ndarray, board: FlatBoard, style: BoardStyle) -> None:
     side = 7 * cell
     fw = style.frame_width * cell
     length = style.exit_length * cell
-    for edge, places in EXITS.items():
-        for index, kind in places.items():
-            along = (index + 0.5) * cell
-            base, out = {
-                "N": (o + [along, -fw], np.array([0.0, -1.0])),
-                "S": (o + [along, side + fw], np.array([0.0, 1.0])),
-                "W": (o + [-fw, along], np.array([-1.0, 0.0])),
-                "E": (o + [side + fw, along], np.array([1.0, 0.0])),
-            }[edge]
-            across = np.array([out[1], -out[0]])
-            if style.exit_backing:
-                half = 0.42 * cell
-                end = base + out * (length + 0.08 * cell)
-                backing = tuple(
-                    int(0.5 * a + 0.5 * b)
-                    for a, b in zip(style.tint, style.exit_color, strict=True)
-                )
-                _poly_fill(
-                    img,
-                    np.array(
-                        [
-                            base - across * half,
-                            base + across * half,
-                            end + across * half,
-                            end - across * half,
-                        ]
-                    ),
-                    backing,
-                )
-            draw = _highway_exit if kind == "H" else _railway_exit
-            draw(img, base, out, across, length, style, cell)
+    for exit_ in EXITS:
+        along = ((exit_.col if exit_.side in (Side.N, Side.S) else exit_.row) + 0.5) * cell
+        base, out = {
+            Side.N: (o + [along, -fw], np.array([0.0, -1.0])),
+            Side.S: (o + [along, side + fw], np.array([0.0, 1.0])),
+            Side.W: (o + [-fw, along], np.array([-1.0, 0.0])),
+            Side.E: (o + [side + fw, along], np.array([1.0, 0.0])),
+        }[exit_.side]
+        stub = _Stub(base, out, length)
+        if style.exit_backing:
+            backing = tuple(
+                int(0.5 * a + 0.5 * b) for a, b in zip(style.tint, style.exit_color, strict=True)
+            )
+            _poly_fill(img, np.array(stub.band(0.42 * cell, length + 0.08 * cell)), backing)
+        draw = _highway_exit if exit_.kind == HIGHWAY else _railway_exit
+        draw(img, stub, style, cell)
 
 
 def _draw_specials_panel(
@@ -282,7 +266,7 @@ def _draw_specials_panel(
     gap = (7 * cell - 6 * size) / 7
     pen_style = _printed_style(style.art_color)
     y = top + (height - size) / 2
-    for k, token in enumerate(("HHHH", "RRRR", "HHRH", "HRRR", "HHRR", "HRHR")):
+    for k, token in enumerate(SPECIAL_ROUTES):
         x = board.origin[0] + gap + k * (size + gap)
         p0 = np.array([x, y])
         _rect(img, p0, p0 + size, style.tint, -1)

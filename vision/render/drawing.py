@@ -10,7 +10,7 @@ import numpy as np
 from .board_art import FlatBoard
 from .pieces import Pen, draw_piece
 from .style import BoardStyle, InkStyle
-from .tokens import BASE_TOKENS, EMPTY
+from .tokens import BASE_TOKENS, EMPTY, SPECIAL_ROUTES, orientations
 
 _FONTS = (
     cv2.FONT_HERSHEY_SIMPLEX,
@@ -115,8 +115,6 @@ def _mark_margins(
     board: FlatBoard, grid: list[list[str]], ink: InkStyle, rng: np.random.Generator
 ) -> None:
     """Tick off used Special Routes in the top panel; sometimes fill in the score table."""
-    from .games import SPECIAL_ROUTES, orientations
-
     used = {t for row in grid for t in row}
     color = ink.colors[0]
     width = max(1, int(round(ink.line_width * board.cell)))

@@ -7,13 +7,21 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .board_art import EXITS
-from .tokens import BASE_TOKENS, EMPTY, SPECIAL_TOKENS, expansion_tokens, parse_token
+from scoring.exits import exit_at, on_outer_edge
+from scoring.sides import Side
 
-ROUTE_DIE = ("H_H_", "HH__", "HHH_", "R_R_", "RR__", "RRR_")
-STATION_DIE = ("HRHRo", "HRHRo", "H_R_", "H_R_", "HR__", "HR__")
-SPECIAL_ROUTES = ("HHHH", "RRRR", "HHRH", "HRRR", "HHRR", "HRHR")
-_STEP = {0: (-1, 0), 1: (0, 1), 2: (1, 0), 3: (0, -1)}  # side index -> (drow, dcol)
+from .tokens import (
+    BASE_TOKENS,
+    EMPTY,
+    ROUTE_DIE,
+    SPECIAL_ROUTES,
+    SPECIAL_TOKENS,
+    STATION_DIE,
+    expansion_tokens,
+    orientations,
+    sides,
+)
+
 Grid = list[list[str]]
 
 
@@ -26,33 +34,13 @@ class Board:
     kind: str  # "game" | "random" | "illegal"
 
 
-def orientations(token: str) -> list[str]:
-    """All distinct rotations and mirror images of a piece."""
-    space = parse_token(token)
-    mirrored = type(space)(
-        space.sides[0] + space.sides[3] + space.sides[2] + space.sides[1], space.overpass
-    )
-    seen: list[str] = []
-    for base in (space, mirrored):
-        for k in range(4):
-            t = base.rotated(k).token
-            if t not in seen:
-                seen.append(t)
-    return seen
-
-
-def _exit_kind(row: int, col: int, side: int) -> str | None:
-    """The Exit kind just outside this space's side, if the side is on the edge and has one."""
-    edge_index = {
-        0: ("N", row == 0, col),
-        1: ("E", col == 6, row),
-        2: ("S", row == 6, col),
-        3: ("W", col == 0, row),
-    }
-    edge, on_edge, index = edge_index[side]
-    if not on_edge:
+def _exit_kind(row: int, col: int, side: Side) -> str | None:
+    """The Exit kind just outside this space's side: None off the outer edge, '' on the edge
+    where there is no Exit."""
+    if not on_outer_edge(row, col, side):
         return None
-    return EXITS[edge].get(index, "")
+    exit_ = exit_at(row, col, side)
+    return exit_.kind if exit_ else ""
 
 
 @dataclass
@@ -67,9 +55,8 @@ class Placement:
 def evaluate_placement(grid: Grid, row: int, col: int, token: str) -> Placement | None:
     """The effect of drawing ``token`` at (row, col), or None if that is illegal: a route end
     against a different kind or an Exit of the other kind, or nothing connected."""
-    sides = parse_token(token).sides
     links = errors = open_ends = 0
-    for side, kind in enumerate(sides):
+    for side, kind in zip(Side, sides(token), strict=True):
         exit_kind = _exit_kind(row, col, side)
         if exit_kind is not None:  # on the edge: never an Error
             if kind != "_" and exit_kind == kind:
@@ -77,9 +64,9 @@ def evaluate_placement(grid: Grid, row: int, col: int, token: str) -> Placement 
             elif kind != "_" and exit_kind:
                 return None
             continue
-        dr, dc = _STEP[side]
+        dr, dc = side.delta
         other = grid[row + dr][col + dc]
-        facing = "_" if other == EMPTY else parse_token(other).sides[(side + 2) % 4]
+        facing = sides(other)[side.opposite]
         if kind == "_":
             errors += facing != "_"  # a neighbour's end meets our blank side
         elif other == EMPTY:
@@ -160,9 +147,9 @@ def random_board(rng: np.random.Generator, fill: float | None = None) -> Board:
 def odd_token(rng: np.random.Generator) -> str:
     """A drawable token that is no base-game piece (a dead end, a 3-way station...)."""
     while True:
-        sides = "".join(rng.choice(list("HR_"), 4))
-        if sides != "____" and sides not in BASE_TOKENS:
-            return sides
+        drawn = "".join(rng.choice(list("HR_"), 4))
+        if drawn != "____" and drawn not in BASE_TOKENS:
+            return drawn
 
 
 def illegal_board(rng: np.random.Generator) -> Board:

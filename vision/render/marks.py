@@ -93,6 +93,16 @@ def _circle(img, origin, cell, centre, radius, color, width) -> None:
     )
 
 
+def _backing(img, origin, cell, centre, radius) -> None:
+    """A paper-white disc that sets a marker off from the strokes under it."""
+    c = tuple(int(v) for v in origin + centre * cell)
+    cv2.circle(img, c, int(radius * cell), (250, 250, 250), -1, cv2.LINE_AA)
+
+
+def _lines(img, origin, cell, pts, color, width, closed=False) -> None:
+    cv2.polylines(img, [_px(origin, cell, pts)], closed, color, width, cv2.LINE_AA, shift=_SHIFT)
+
+
 def _letter(img, origin, cell, centre, text, color, height) -> None:
     font = cv2.FONT_HERSHEY_SIMPLEX
     thickness = max(1, int(cell * 0.03))
@@ -118,27 +128,13 @@ def draw_marker(
     jitter = rng.normal(0, 0.02, 2)
     if marker.startswith("@"):  # a portal: its letter in a circle, where the route ends
         centre = np.array([0.5, 0.5]) + jitter
-        cv2.circle(
-            img,
-            tuple(int(v) for v in origin + centre * cell),
-            int(0.17 * cell),
-            (250, 250, 250),
-            -1,
-            cv2.LINE_AA,
-        )
+        _backing(img, origin, cell, centre, 0.17)
         _circle(img, origin, cell, centre, 0.17, color, width)
         _letter(img, origin, cell, centre, marker[1], color, 0.18)
     elif marker == "!":  # a ritual site: a five-pointed star where the routes meet
         centre = np.array([0.5, 0.5]) + jitter
-        if has_route:  # set off from the strokes underneath
-            cv2.circle(
-                img,
-                tuple(int(v) for v in origin + centre * cell),
-                int(0.16 * cell),
-                (250, 250, 250),
-                -1,
-                cv2.LINE_AA,
-            )
+        if has_route:
+            _backing(img, origin, cell, centre, 0.16)
         angles = -np.pi / 2 + np.arange(10) * np.pi / 5
         radii = np.where(np.arange(10) % 2 == 0, 0.13, 0.055)
         star = centre + np.column_stack([np.cos(angles), np.sin(angles)]) * radii[:, None]
@@ -146,28 +142,17 @@ def draw_marker(
     elif marker == "?":  # a clue: a magnifying glass
         centre = np.array([0.7, 0.7]) + jitter
         _circle(img, origin, cell, centre, 0.08, color, width)
-        handle = np.array([centre + 0.06, centre + 0.16])
-        cv2.polylines(
-            img, [_px(origin, cell, handle)], False, color, width + 1, cv2.LINE_AA, shift=_SHIFT
-        )
+        _lines(img, origin, cell, np.array([centre + 0.06, centre + 0.16]), color, width + 1)
     elif marker == "*":  # a street lamp: a dot with rays
         centre = np.array([0.3, 0.78]) + jitter
         _circle(img, origin, cell, centre, 0.045, color, -1)
         for a in np.arange(8) * np.pi / 4:
             d = np.array([np.cos(a), np.sin(a)])
             ray = np.array([centre + d * 0.07, centre + d * 0.12])
-            cv2.polylines(
-                img,
-                [_px(origin, cell, ray)],
-                False,
-                color,
-                max(1, width - 1),
-                cv2.LINE_AA,
-                shift=_SHIFT,
-            )
+            _lines(img, origin, cell, ray, color, max(1, width - 1))
     elif marker == "#":  # the Accumulator: a battery with three charge circles
         box = np.array([[0.27, 0.32], [0.7, 0.32], [0.7, 0.68], [0.27, 0.68]]) + jitter
-        cv2.polylines(img, [_px(origin, cell, box)], True, color, width, cv2.LINE_AA, shift=_SHIFT)
+        _lines(img, origin, cell, box, color, width, closed=True)
         tip = np.array([[0.7, 0.43], [0.75, 0.43], [0.75, 0.57], [0.7, 0.57]]) + jitter
         cv2.fillPoly(img, [_px(origin, cell, tip)], color, cv2.LINE_AA, shift=_SHIFT)
         for k in range(3):

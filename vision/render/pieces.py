@@ -14,15 +14,18 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from scoring.sides import LAKE, RIVER
+from scoring.space import Piece
+
 from .marks import draw_lake, draw_marker
 from .style import Color, InkStyle
-from .tokens import Space, parse_drawing
+from .tokens import markers, read_token
 
 SHIFT = 4  # sub-pixel bits for cv2 drawing
 _SCALE = 1 << SHIFT
 MIDPOINTS = {"N": (0.5, 0.0), "E": (1.0, 0.5), "S": (0.5, 1.0), "W": (0.0, 0.5)}
-OPPOSITE = {"N": "S", "S": "N", "E": "W", "W": "E"}
 CENTRE = np.array([0.5, 0.5])
+_AXES = (("N", "S"), ("E", "W"))
 
 
 @dataclass
@@ -137,18 +140,16 @@ def freehand(stroke: Stroke, style: InkStyle, rng: np.random.Generator) -> np.nd
 # --- primitive inking -------------------------------------------------------------------
 
 
+def polylines(img: np.ndarray, paths, color: Color, width: int, closed: bool = False) -> None:
+    """Ink pixel-space ``paths`` (each (n, 2) float) anti-aliased, at sub-pixel precision."""
+    points = [np.round(path * _SCALE).astype(np.int32) for path in paths]
+    cv2.polylines(img, points, closed, color, thickness=width, lineType=cv2.LINE_AA, shift=SHIFT)
+
+
 def polyline(
     img: np.ndarray, pts: np.ndarray, color: Color, width: int, closed: bool = False
 ) -> None:
-    cv2.polylines(
-        img,
-        [np.round(pts * _SCALE).astype(np.int32)],
-        closed,
-        color,
-        thickness=width,
-        lineType=cv2.LINE_AA,
-        shift=SHIFT,
-    )
+    polylines(img, [pts], color, width, closed)
 
 
 def _ties(pen: Pen, path_px: np.ndarray, half_length: float, spacing: float, width: int) -> None:
@@ -168,15 +169,7 @@ def _ties(pen: Pen, path_px: np.ndarray, half_length: float, spacing: float, wid
     normals += pen.rng.normal(0, 0.12, (count, 1)) * ahead  # ties not quite square
     half = half_length * pen.cell * pen.rng.uniform(0.8, 1.15, (count, 1))
     segments = np.stack([centres - normals * half, centres + normals * half], axis=1)
-    cv2.polylines(
-        pen.img,
-        list(np.round(segments * _SCALE).astype(np.int32)),
-        False,
-        pen.color,
-        thickness=width,
-        lineType=cv2.LINE_AA,
-        shift=SHIFT,
-    )
+    polylines(pen.img, segments, pen.color, width)
 
 
 def _dashes(pen: Pen, path_px: np.ndarray, dash: float, gap: float, width: int) -> None:
@@ -189,15 +182,7 @@ def _dashes(pen: Pen, path_px: np.ndarray, dash: float, gap: float, width: int) 
     ends = np.minimum(starts + dash * pen.cell, length)
     s = starts[:, None] + (ends - starts)[:, None] * t
     pts = _resample(path_px, s.ravel()).reshape(len(starts), 4, 2)
-    cv2.polylines(
-        pen.img,
-        list(np.round(pts * _SCALE).astype(np.int32)),
-        False,
-        pen.color,
-        thickness=width,
-        lineType=cv2.LINE_AA,
-        shift=SHIFT,
-    )
+    polylines(pen.img, pts, pen.color, width)
 
 
 def draw_highway(pen: Pen, path: np.ndarray) -> None:
@@ -276,78 +261,86 @@ def _half_width(style: InkStyle, kind: str) -> float:
 # --- pieces -> strokes ------------------------------------------------------------------
 
 
-def piece_strokes(space: Space, style: InkStyle, rng: np.random.Generator) -> list[Stroke]:
-    """Break a space into strokes in cell units, following board-spec section 2."""
-    present = [s for s, k in zip("NESW", space.sides, strict=True) if k != "_"]
-    kind = dict(zip("NESW", space.sides, strict=True))
+def _stroke_ends(piece: Piece) -> dict[str, str]:
+    """Side name -> kind for the ends of ``piece`` drawn as strokes (lake sides are areas)."""
+    return {side.name: kind for side, kind in piece.ends() if kind != LAKE}
+
+
+def _is_station(kinds) -> bool:
+    """Highway and railway ends joined in one piece."""
+    return {"H", "R"} <= set(kinds)
+
+
+def piece_strokes(ends: dict[str, str], style: InkStyle, rng: np.random.Generator) -> list[Stroke]:
+    """Break one piece (its ``ends``: side -> kind) into strokes in cell units, following
+    board-spec section 2."""
+    present = list(ends)
     if not present:
         return []
-    if space.overpass:
-        return _overpass_strokes(kind, present, style, rng)
     strokes: list[Stroke] = []
     done: set[str] = set()
     # straight pairs of the same kind go through the centre
-    for a, b in (("N", "S"), ("E", "W")):
-        if a in present and b in present and kind[a] == kind[b]:
-            strokes.append(Stroke(kind[a], _line(MIDPOINTS[a], MIDPOINTS[b], 24)))
+    for a, b in _AXES:
+        if a in ends and b in ends and ends[a] == ends[b]:
+            strokes.append(Stroke(ends[a], _line(MIDPOINTS[a], MIDPOINTS[b], 24)))
             done |= {a, b}
     rest = [s for s in present if s not in done]
-    if len(present) == 2 and len(rest) == 2 and kind[rest[0]] == kind[rest[1]]:
+    if len(present) == 2 and len(rest) == 2 and ends[rest[0]] == ends[rest[1]]:
         a, b = rest  # a same-kind curve
         curve = style.curve_style
         if curve == "mixed":
             curve = "arc" if rng.random() < 0.5 else "rounded_l"
         path = _arc(a, b) if curve == "arc" else _rounded_l(a, b, rng.uniform(0.12, 0.3))
-        return [Stroke(kind[a], path)]
+        return [Stroke(ends[a], path)]
     through = [stroke.kind for stroke in strokes]  # straight routes across the centre
+    station = _is_station(ends.values())
     for s in rest:  # spokes: branches of a T, station arms, dead ends
         mid = np.array(MIDPOINTS[s])
         if len(present) == 1:  # a dead end stops somewhere near the centre
             end = CENTRE + (CENTRE - mid) * rng.uniform(-0.3, 0.2)
-        elif through and not space.is_station:  # a T's branch meets the side of the road
+        elif through and not station:  # a T's branch meets the side of the road
             end = CENTRE + (mid - CENTRE) * (_half_width(style, through[0]) / 0.5)
         else:
             end = CENTRE
-        strokes.append(Stroke(kind[s], _line(mid, end, 12), (True, False)))
+        strokes.append(Stroke(ends[s], _line(mid, end, 12), (True, False)))
     return strokes
 
 
-def _overpass_strokes(
-    kind: dict[str, str],
-    present: list[str],
+def _crossing_strokes(
+    ends: dict[str, str],
     style: InkStyle,
     rng: np.random.Generator,
     over_axis: tuple[str, str] | None = None,
 ) -> list[Stroke]:
-    """One straight route across, the other with a gap on both sides of it."""
-    axes = [("N", "S"), ("E", "W")]
+    """One straight route across, the other with a gap on both sides of it (an overpass, a
+    bridge). ``over_axis`` None: the highway usually goes over, some players draw the railway
+    on top."""
     if over_axis is None:
-        # the highway usually goes over; some players draw the railway on top
-        over_axis = axes[0]
-        for axis in axes:
-            if any(kind[s] == "H" for s in axis if s in present):
+        over_axis = _AXES[0]
+        for axis in _AXES:
+            if any(ends.get(s) == "H" for s in axis):
                 over_axis = axis
         if rng.random() < 0.35:
-            over_axis = axes[1] if over_axis == axes[0] else axes[0]
-    under_axis = axes[1] if over_axis == axes[0] else axes[0]
+            over_axis = _AXES[1] if over_axis == _AXES[0] else _AXES[0]
+    under_axis = _AXES[1] if over_axis == _AXES[0] else _AXES[0]
     strokes = []
-    over_kind = next((kind[s] for s in over_axis if s in present), "H")
-    if all(s in present for s in over_axis):
+    over_kind = next((ends[s] for s in over_axis if s in ends), "H")
+    if all(s in ends for s in over_axis):
         strokes.append(
             Stroke(over_kind, _line(MIDPOINTS[over_axis[0]], MIDPOINTS[over_axis[1]], 24))
         )
     else:
         strokes += [
-            Stroke(kind[s], _line(MIDPOINTS[s], CENTRE, 12), (True, False))
+            Stroke(ends[s], _line(MIDPOINTS[s], CENTRE, 12), (True, False))
             for s in over_axis
-            if s in present
+            if s in ends
         ]
     gap = _half_width(style, over_kind) + rng.uniform(0.04, 0.09)
     for s in under_axis:
-        if s in present:
+        if s in ends:
             mid = np.array(MIDPOINTS[s])
             end = CENTRE + (mid - CENTRE) * (gap / 0.5)
-            strokes.append(Stroke(kind[s], _line(mid, end, 10), (True, False)))
+            strokes.append(Stroke(ends[s], _line(mid, end, 10), (True, False)))
     return strokes
 
 
@@ -365,56 +358,55 @@ def _station_square(pen: Pen) -> None:
     fill = pen.style.station_fill
     if fill == "mixed":
         fill = "filled" if pen.rng.random() < 0.5 else "outlined"
-    if fill == "filled":
-        cv2.fillPoly(pen.img, [px], pen.color, lineType=cv2.LINE_AA, shift=SHIFT)
-    else:
-        cv2.fillPoly(pen.img, [px], pen.paper, lineType=cv2.LINE_AA, shift=SHIFT)
-        cv2.polylines(
-            pen.img,
-            [px],
-            True,
-            pen.color,
-            pen.width(pen.style.line_width * 1.2),
-            lineType=cv2.LINE_AA,
-            shift=SHIFT,
-        )
+    filled = fill == "filled"
+    cv2.fillPoly(
+        pen.img, [px], pen.color if filled else pen.paper, lineType=cv2.LINE_AA, shift=SHIFT
+    )
+    if not filled:
+        outline = pen.width(pen.style.line_width * 1.2)
+        cv2.polylines(pen.img, [px], True, pen.color, outline, lineType=cv2.LINE_AA, shift=SHIFT)
 
 
-def _straight_axis(space: Space) -> str | None:
-    """'NS' or 'EW' when the piece is one straight route of a single kind, else None."""
-    on = "".join(s for s, k in zip("NESW", space.sides, strict=True) if k != "_")
-    kinds = {k for k in space.sides if k != "_"}
-    return on if on in ("NS", "EW") and len(kinds) == 1 and not space.overpass else None
+def _axis(piece: Piece) -> tuple[str, str] | None:
+    """The axis a piece of one stroke kind lies on (both ends or one), else None."""
+    ends = _stroke_ends(piece)
+    if len(set(ends.values())) != 1 or LAKE in piece.kinds:
+        return None
+    return next((axis for axis in _AXES if set(ends) <= set(axis)), None)
 
 
-def _crossing(pieces: tuple[Space, ...]) -> bool:
-    """Two straight pieces across each other (a bridge, a highway over a highway)."""
+def _crossing(pieces: tuple[Piece, ...]) -> tuple[tuple[str, str] | None, dict[str, str]] | None:
+    """For two pieces across each other (an overpass, a bridge, a highway over a highway): the
+    axis of the one on top (None: a highway and a railway, drawn either way) and all their
+    ends. None for any other drawing."""
     if len(pieces) != 2:
-        return False
-    axes = {_straight_axis(p) for p in pieces}
-    return axes == {"NS", "EW"}
+        return None
+    axes = [_axis(piece) for piece in pieces]
+    if None in axes or axes[0] == axes[1]:
+        return None
+    kinds = [next(iter(_stroke_ends(piece).values())) for piece in pieces]
+    ends = {s: k for piece in pieces for s, k in _stroke_ends(piece).items()}
+    if set(kinds) == {"H", "R"}:
+        return None, ends
+    over = 1 if kinds[0] == RIVER != kinds[1] else 0  # a bridge carries the route over
+    return axes[over], ends
 
 
 def draw_piece(pen: Pen, token: str) -> None:
     """Ink one space token (any notation: base, odd or expansion) into the pen's cell."""
-    drawing = parse_drawing(token)
+    space = read_token(token)
     # the whole drawing sits a little off: small turn about the centre and shift
     angle = pen.rng.normal(0, 0.035)
     turn = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
     shift = pen.rng.normal(0, 0.012, 2)
+    crossing = _crossing(space.pieces)
     strokes: list[Stroke] = []
-    if _crossing(drawing.pieces):  # the first piece passes over the second
-        over, under = drawing.pieces
-        kind = {
-            s: (o if o != "_" else u)
-            for s, o, u in zip("NESW", over.sides, under.sides, strict=True)
-        }
-        present = [s for s in "NESW" if kind[s] != "_"]
-        over_axis = ("N", "S") if _straight_axis(over) == "NS" else ("E", "W")
-        strokes = _overpass_strokes(kind, present, pen.style, pen.rng, over_axis)
+    if crossing is not None:
+        over_axis, ends = crossing
+        strokes = _crossing_strokes(ends, pen.style, pen.rng, over_axis)
     else:
-        for piece in drawing.pieces:
-            lake = "".join(s for s, k in zip("NESW", piece.sides, strict=True) if k == "L")
+        for piece in space.pieces:
+            lake = "".join(side.name for side, kind in piece.ends() if kind == LAKE)
             if lake:
                 draw_lake(
                     pen.img,
@@ -425,8 +417,7 @@ def draw_piece(pen: Pen, token: str) -> None:
                     pen.rng,
                     pen.style.lake_style == "hatched",
                 )
-            routes = Space(piece.sides.replace("L", "_"), piece.overpass)
-            strokes += piece_strokes(routes, pen.style, pen.rng)
+            strokes += piece_strokes(_stroke_ends(piece), pen.style, pen.rng)
     for stroke in strokes:
         stroke.path = (stroke.path - CENTRE) @ turn.T + CENTRE + shift
         drawer = SIDE_DRAWERS[stroke.kind]
@@ -434,10 +425,10 @@ def draw_piece(pen: Pen, token: str) -> None:
         if pen.rng.random() < pen.style.double_stroke:
             again = Stroke(stroke.kind, stroke.path + pen.rng.normal(0, 0.015, 2), stroke.open_ends)
             drawer(pen, freehand(again, pen.style, pen.rng))
-    for piece in drawing.pieces:
-        if piece.is_station:
+    for piece in space.pieces:
+        if _is_station(piece.kinds):
             _station_square(pen)
-    for marker in drawing.markers:
+    for marker in markers(space):
         draw_marker(
             pen.img,
             pen.origin,
@@ -445,5 +436,5 @@ def draw_piece(pen: Pen, token: str) -> None:
             marker,
             pen.color,
             pen.rng,
-            has_route=bool(drawing.pieces),
+            has_route=bool(space.pieces),
         )

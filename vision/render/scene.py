@@ -86,28 +86,20 @@ def background(rng: np.random.Generator, size: tuple[int, int], kind: str) -> np
         angle = rng.uniform(-0.3, 0.3)
         c, s_ = np.cos(angle), np.sin(angle)
         reach = 2 * max(w, h)
+        axes = (np.array([c, s_]), np.array([-s_, c]))
         for k in range(-int(reach / step), int(reach / step)):
             width = 2 if k % 5 == 0 else 1
-            p = np.array([w / 2, h / 2]) + k * step * np.array([c, s_])
-            d = np.array([-s_, c]) * reach
-            cv2.line(
-                img,
-                tuple((p - d).astype(int)),
-                tuple((p + d).astype(int)),
-                line,
-                width,
-                cv2.LINE_AA,
-            )
-            p = np.array([w / 2, h / 2]) + k * step * np.array([-s_, c])
-            d = np.array([c, s_]) * reach
-            cv2.line(
-                img,
-                tuple((p - d).astype(int)),
-                tuple((p + d).astype(int)),
-                line,
-                width,
-                cv2.LINE_AA,
-            )
+            for offset, direction in (axes, axes[::-1]):  # the two families of grid lines
+                p = np.array([w / 2, h / 2]) + k * step * offset
+                d = direction * reach
+                cv2.line(
+                    img,
+                    tuple((p - d).astype(int)),
+                    tuple((p + d).astype(int)),
+                    line,
+                    width,
+                    cv2.LINE_AA,
+                )
         return cv2.resize(img, full, interpolation=cv2.INTER_LINEAR)
     else:  # plain table or laminate
         base = rng.uniform(60, 210, 3).astype(np.float32)

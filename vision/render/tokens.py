@@ -1,198 +1,79 @@
-"""Space tokens in board-spec 4.1 notation, parsed just far enough to draw them.
+"""Space tokens for the renderer, read with the project's one notation parser (scoring.space).
 
-A token is four side letters N, E, S, W (``H`` highway, ``R`` railway, ``_`` nothing) with an
-optional trailing ``o`` (overpass), or ``.`` for an empty space. Odd tokens such as ``H___``
-parse too, so illegal drawings can be rendered. The expansion notation of docs/NOTATION.md is
-understood as far as drawing needs: side letters ``W`` (river) and ``L`` (lake), several
-pieces joined by ``+`` and trailing markers (``@A`` portal, ``!`` ritual site, ``?`` clue,
-``*`` street lamp, ``#`` accumulator).
+``BASE_TOKENS`` lists the 51 base-game space states (empty + every rotation and mirror image
+of every die face and Special Route, RULINGS.md) in a fixed order: random boards and ghost
+drawings pick from it by index, so the order is part of every seed's look. ``read_token``
+parses (cached), ``sides`` gives the kind on each side of a drawing, ``check_grid`` checks a
+whole grid. The expansion notation is docs/NOTATION.md.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import re
+from functools import lru_cache
 
-SIDES = "NESW"
-EMPTY = "."
-
-# The 51 base-game space states: empty + every rotation and mirror image of every die face
-# and Special Route (RULINGS.md, board-spec 4.1).
-BASE_TOKENS: tuple[str, ...] = (
-    ".",
-    "H_H_",
-    "_H_H",
-    "HH__",
-    "_HH_",
-    "__HH",
-    "H__H",
-    "HHH_",
-    "_HHH",
-    "H_HH",
-    "HH_H",
-    "R_R_",
-    "_R_R",
-    "RR__",
-    "_RR_",
-    "__RR",
-    "R__R",
-    "RRR_",
-    "_RRR",
-    "R_RR",
-    "RR_R",
-    "HRHRo",
-    "RHRHo",
-    "H_R_",
-    "_H_R",
-    "R_H_",
-    "_R_H",
-    "HR__",
-    "_HR_",
-    "__HR",
-    "R__H",
-    "H__R",
-    "RH__",
-    "_RH_",
-    "__RH",
-    "HHHH",
-    "RRRR",
-    "HHRH",
-    "HHHR",
-    "RHHH",
-    "HRHH",
-    "HRRR",
-    "RHRR",
-    "RRHR",
-    "RRRH",
-    "HHRR",
-    "RHHR",
-    "RRHH",
-    "HRRH",
-    "HRHR",
-    "RHRH",
+from scoring.sides import Side
+from scoring.space import (
+    BLANK,
+    EMPTY_TOKEN,
+    LETTER_MARKERS,
+    Piece,
+    Space,
+    TokenError,
+    format_space,
+    parse_token,
 )
+from scoring.specials import SPECIAL_NAMES
 
-SPECIAL_TOKENS: tuple[str, ...] = (
-    "HHHH",
-    "RRRR",
-    "HHRH",
-    "HHHR",
-    "RHHH",
-    "HRHH",
-    "HRRR",
-    "RHRR",
-    "RRHR",
-    "RRRH",
-    "HHRR",
-    "RHHR",
-    "RRHH",
-    "HRRH",
-    "HRHR",
-    "RHRH",
-)
+EMPTY = EMPTY_TOKEN
+ROUTE_DIE = ("H_H_", "HH__", "HHH_", "R_R_", "RR__", "RRR_")
+STATION_DIE = ("HRHRo", "HRHRo", "H_R_", "H_R_", "HR__", "HR__")
+SPECIAL_ROUTES = tuple(SPECIAL_NAMES)  # HHHH RRRR HHRH HRRR HHRR HRHR
 
 
-class TokenError(ValueError):
-    """A string that is not a space token."""
+@lru_cache(maxsize=4096)
+def read_token(token: str) -> Space:
+    """``parse_token``, cached (the renderer reads the same few tokens over and over)."""
+    return parse_token(token)
 
 
-@dataclass(frozen=True)
-class Space:
-    """One space's route ends: ``sides[i]`` is 'H', 'R' or '_' for side N, E, S, W."""
-
-    sides: str
-    overpass: bool = False
-
-    @property
-    def is_empty(self) -> bool:
-        return self.sides == "____" and not self.overpass
-
-    @property
-    def is_station(self) -> bool:
-        return "H" in self.sides and "R" in self.sides and not self.overpass
-
-    @property
-    def token(self) -> str:
-        if self.is_empty:
-            return EMPTY
-        return self.sides + ("o" if self.overpass else "")
-
-    def rotated(self, quarter_turns: int) -> Space:
-        """The space turned clockwise by ``quarter_turns`` x 90 degrees."""
-        k = quarter_turns % 4
-        return Space(self.sides[-k:] + self.sides[:-k] if k else self.sides, self.overpass)
+@lru_cache(maxsize=4096)
+def sides(token: str) -> str:
+    """The kind letter on N, E, S, W of what ``token`` draws (``_`` for none): ``HRHRo`` -> HRHR."""
+    space = read_token(token)
+    return "".join(space.kind_at(side) or BLANK for side in Side)
 
 
-def parse_token(token: str) -> Space:
-    """Parse one token; raise TokenError naming it when it is malformed."""
-    if token == EMPTY:
-        return Space("____")
-    body, overpass = (token[:-1], True) if token.endswith("o") else (token, False)
-    if len(body) != 4 or any(c not in SIDE_LETTERS for c in body):
-        raise TokenError(f"not a space token: {token!r}")
-    return Space(body, overpass)
+def markers(space: Space) -> list[str]:
+    """The space's markers one by one: ``"@A!"`` -> ``["@A", "!"]``."""
+    return re.findall(f"[{re.escape(LETTER_MARKERS)}].|.", space.markers)
 
 
-SIDE_LETTERS = "HRWL_"
-MARKERS = "!?*#"  # and "@" followed by a capital letter
+def _mirrored(space: Space) -> Space:
+    """The drawing reflected left to right (E and W swap)."""
+    pieces = tuple(Piece((k[0], k[3], k[2], k[1])) for k in (p.kinds for p in space.pieces))
+    return Space(pieces, space.markers)
 
 
-@dataclass(frozen=True)
-class Drawing:
-    """Everything drawn in one space: its pieces (not connected to each other) and markers."""
-
-    pieces: tuple[Space, ...]
-    markers: tuple[str, ...] = ()
-
-
-def parse_drawing(token: str) -> Drawing:
-    """Parse a token with expansion pieces and markers (``H_H_+_W_W``, ``R___@A``, ``.#``)."""
-    body, markers = token, []
-    while body:
-        if len(body) >= 2 and body[-2] == "@" and body[-1].isupper():
-            markers.insert(0, body[-2:])
-            body = body[:-2]
-        elif body[-1] in MARKERS:
-            markers.insert(0, body[-1])
-            body = body[:-1]
-        else:
-            break
-    if body in ("", EMPTY):
-        if not markers and body == "":
-            raise TokenError(f"not a space token: {token!r}")
-        return Drawing((), tuple(markers))
-    try:
-        pieces = tuple(parse_token(code) for code in body.split("+"))
-    except TokenError:
-        raise TokenError(f"not a space token: {token!r}") from None
-    return Drawing(pieces, tuple(markers))
+@lru_cache(maxsize=256)
+def orientations(token: str) -> tuple[str, ...]:
+    """All distinct rotations and mirror images of a drawing, as canonical tokens."""
+    space = read_token(token)
+    seen: list[str] = []
+    for base in (space, _mirrored(space)):
+        for k in range(4):
+            turned = format_space(base.turned(k))
+            if turned not in seen:
+                seen.append(turned)
+    return tuple(seen)
 
 
-def rotate_token(token: str, quarter_turns: int) -> str:
-    """The token of the space turned clockwise by ``quarter_turns`` x 90 degrees."""
-    return parse_token(token).rotated(quarter_turns).token
+def _all_orientations(tokens: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(t for token in tokens for t in orientations(token)))
 
 
-def check_grid(grid: list[list[str]]) -> None:
-    """Raise TokenError unless ``grid`` is 7 rows of 7 parseable tokens."""
-    if len(grid) != 7 or any(len(row) != 7 for row in grid):
-        shape = [len(row) for row in grid]
-        raise TokenError(f"a grid is 7 rows of 7 tokens, got rows of lengths {shape}")
-    for r, row in enumerate(grid):
-        for c, token in enumerate(row):
-            try:
-                parse_drawing(token)
-            except TokenError as err:
-                raise TokenError(f"row {r}, column {c}: {err}") from None
-
-
-def rotate_drawing(token: str, quarter_turns: int) -> str:
-    """Any token (expansion pieces and markers too) turned clockwise by quarter turns."""
-    drawing = parse_drawing(token)
-    if not drawing.pieces:
-        return token
-    pieces = "+".join(p.rotated(quarter_turns).token for p in drawing.pieces)
-    return pieces + "".join(drawing.markers)
-
+SPECIAL_TOKENS = _all_orientations(SPECIAL_ROUTES)
+BASE_TOKENS = (EMPTY, *_all_orientations(ROUTE_DIE + STATION_DIE + SPECIAL_ROUTES))
 
 # Expansion drawings (docs/NOTATION.md), one orientation each; see expansion_tokens().
 EXPANSION_SHAPES: tuple[str, ...] = (
@@ -232,11 +113,19 @@ EXPANSION_SHAPES: tuple[str, ...] = (
 
 
 def expansion_tokens() -> tuple[str, ...]:
-    """Every distinct rotation of the expansion shapes."""
-    seen: list[str] = []
-    for shape in EXPANSION_SHAPES:
-        for k in range(4):
-            token = rotate_drawing(shape, k)
-            if token not in seen:
-                seen.append(token)
-    return tuple(seen)
+    """Every distinct rotation of the expansion shapes, as canonical tokens."""
+    turned = (read_token(shape).turned(k) for shape in EXPANSION_SHAPES for k in range(4))
+    return tuple(dict.fromkeys(format_space(space) for space in turned))
+
+
+def check_grid(grid: list[list[str]]) -> None:
+    """Raise TokenError unless ``grid`` is 7 rows of 7 tokens in the notation."""
+    if len(grid) != 7 or any(len(row) != 7 for row in grid):
+        shape = [len(row) for row in grid]
+        raise TokenError(f"a grid is 7 rows of 7 tokens, got rows of lengths {shape}")
+    for r, row in enumerate(grid):
+        for c, token in enumerate(row):
+            try:
+                read_token(token)
+            except TokenError as err:
+                raise TokenError(f"row {r}, column {c}: not a space token: {err}") from None
