@@ -49,9 +49,10 @@ def score_board(
         exempt |= set(expansion.exempt_ends(board, graph))
         error_free |= set(expansion.error_free_kinds)
         drawn |= set(expansion.drawn_spaces(board)) & set(CENTRAL)
-    for node in graph.nodes:
-        if node.piece is not None:
-            exempt |= {(node.row, node.col, s) for s, k in node.piece.ends() if k in error_free}
+    if error_free:
+        for node in graph.nodes:
+            if node.piece is not None:
+                exempt |= {(node.row, node.col, s) for s, k in node.piece.ends() if k in error_free}
 
     errors = find_errors(graph, exempt)
     illegal = find_illegal(graph)

@@ -56,6 +56,8 @@ def _bits(mask: int):
 
 
 class _Search:
+    """One longest-route search: the pieces with ``kind``, as bitmasks, and the best path."""
+
     def __init__(self, graph: RouteGraph, kind: str, reentrant: bool) -> None:
         self.reentrant = reentrant
         self.ids: list[NodeId] = [
@@ -90,11 +92,15 @@ class _Search:
 
     # -- bounds -------------------------------------------------------------------------
     def _reach(self, start_mask: int, blocked: int) -> int:
+        """Every node reachable from ``start_mask`` without entering ``blocked``."""
+        neighbours = self.neighbours
         seen = frontier = start_mask & ~blocked
         while frontier:
             new = 0
-            for i in _bits(frontier):
-                new |= self.neighbours[i]
+            while frontier:
+                low = frontier & -frontier
+                new |= neighbours[low.bit_length() - 1]
+                frontier ^= low
             frontier = new & ~blocked & ~seen
             seen |= frontier
         return seen
@@ -252,6 +258,8 @@ class _Search:
         """Depth-first search of every component; raises _OutOfBudget after ``budget`` steps."""
         self.steps, self.budget = 0, budget
         for component in self._components():
+            if component.bit_count() + self.reentrant <= self.best_length:
+                break  # components come largest first: none left can do better
             self.target = self._component_bound(component)
             if self.target <= self.best_length:
                 continue
@@ -282,14 +290,18 @@ class _Search:
         return present, east, south
 
     def run(self) -> Route:
-        grid = self._grid_joins()
         try:
-            self._search(_QUICK_STEPS if grid is not None else None)
+            self._search(_QUICK_STEPS)
         except _OutOfBudget:
-            assert grid is not None
-            length, spaces = grid_longest(*grid, loops=self.reentrant, at_least=self.best_length)
-            if length > self.best_length:
-                return Route(length, tuple(spaces))
+            grid = self._grid_joins()
+            if grid is None:  # not a plain grid: the search has to settle it alone
+                self.seen.clear()  # states cut off by the budget were not fully searched
+                self._search(None)
+            else:
+                length, spaces = grid_longest(*grid, loops=self.reentrant,
+                                              at_least=self.best_length)
+                if length > self.best_length:
+                    return Route(length, tuple(spaces))
         return Route(self.best_length, tuple(self.positions[i] for i in self.best))
 
 

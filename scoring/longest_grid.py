@@ -69,7 +69,9 @@ def grid_longest(present: Grid, joins_east: Grid, joins_south: Grid, *, loops: b
             def keep(labels: tuple[int, ...], ends: int, value: int) -> None:
                 """Keep a state unless it cannot beat ``best`` or a better one is kept."""
                 # called within the loop below, so it sees this space's values
-                if value + remaining + loops > best and get((labels, ends), (-1,))[0] < value:  # noqa: B023
+                # only a state without route ends can still close a loop (+1)
+                bonus = loops and not ends
+                if value + remaining + bonus > best and get((labels, ends), (-1,))[0] < value:  # noqa: B023
                     new[labels, ends] = (value, parent)  # noqa: B023
 
             for parent, (value, _) in states.items():

@@ -26,7 +26,7 @@ import numpy as np  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from vision.model_meta import MODELS_DIR, rotate_token  # noqa: E402
+from vision.model_meta import META_FILE, MODELS_DIR, ModelMeta, rotate_token  # noqa: E402
 from vision.recognizer import PhotoError, Recognizer  # noqa: E402
 from vision.render import render_photo, sample_grid  # noqa: E402
 
@@ -131,6 +131,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--csv", type=Path, default=Path("out/eval.csv"))
     parser.add_argument("--json", type=Path, default=None, help="also write the summary here")
+    parser.add_argument("--write-meta", action="store_true",
+                        help="record the figures in the model metadata (models/*.json)")
     args = parser.parse_args(argv)
 
     start = time.time()
@@ -155,6 +157,14 @@ def main(argv: list[str] | None = None) -> int:
         print("score column skipped: the scoring package did not score these grids")
     if args.json:
         args.json.write_text(json.dumps(summary, indent=1) + "\n")
+    if args.write_meta:
+        path = Path(args.models) / META_FILE
+        meta = ModelMeta.load(path)
+        meta.accuracy[f"evaluate_seed{args.seed}_n{args.n}"] = {
+            "command": "scripts/evaluate.py " + " ".join(argv if argv is not None else sys.argv[1:]),
+            "tta": not args.no_tta, **summary}
+        meta.save(path)
+        print(f"figures recorded in {path}")
     print(f"per-photo rows in {args.csv}")
     return 0
 

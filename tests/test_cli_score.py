@@ -293,3 +293,14 @@ def test_corrected_photo_saves_a_grid_that_scores_the_same(tmp_path):
     again = json_lines(run("--json", saved).stdout)[0]
     assert again["score"] == data["score"] and again["grid"] == data["grid"]
     assert "# corrected: row 3, column 3 = HHHH" in saved.read_text()
+
+
+def test_corners_by_hand_read_the_photo_and_bad_corners_are_usage_errors():
+    truth = json.loads(PHOTO.with_suffix(".json").read_text())
+    corners = ",".join(str(v) for point in truth["corners"] for v in point)
+    result = run("--json", "--corners", corners, PHOTO)
+    assert result.exit_code == 0, result.output
+    [data] = json_lines(result.stdout)
+    assert data["ok"] is True and len(data["grid"]) == 7
+    assert run("--corners", "1,2,3", PHOTO).exit_code == 2
+    assert run("--corners", corners, PHOTO, RULEBOOK).exit_code == 2

@@ -1,10 +1,12 @@
 """Longest routes against a plain exhaustive search, and on the hard cases."""
 
 from itertools import pairwise
+from unittest.mock import patch
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from scoring import longest
 from scoring.board import Board
 from scoring.graph import RouteGraph
 from scoring.longest import _Search, longest_route
@@ -100,3 +102,16 @@ def test_re_entering_variant_on_crossings_counts_a_closed_loop_once_more():
     board = holes((6, 6))
     assert longest_route(RouteGraph(board), "H", reentrant=True).length == 49
     assert longest_route(RouteGraph(board), "H").length == 48
+
+
+@settings(max_examples=150, deadline=None)
+@given(small_boards, st.booleans())
+def test_fallbacks_after_the_quick_search_give_the_same_answer(board, reentrant):
+    # with a 1-step budget every board goes to the grid DP (or, when two pieces of a kind
+    # share a space, back to a full search): both must still be exact
+    graph = RouteGraph(board)
+    with patch.object(longest, "_QUICK_STEPS", 1):
+        route = longest_route(graph, "H", reentrant=reentrant)
+    assert route.length == brute_force(graph, "H", reentrant)
+    if not reentrant and route.length:
+        assert len(route.spaces) == route.length == len(set(route.spaces))

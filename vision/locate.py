@@ -39,10 +39,15 @@ class LatticeFit:
 
 
 def _dark_lines(gray: np.ndarray, block: int) -> np.ndarray:
-    """Binary map (0/1) of pixels darker than their surroundings."""
-    binary = cv2.adaptiveThreshold(gray, 1, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV,
-                                   block | 1, 6)
-    return binary
+    """Binary map (0/1) of pixels darker than their surroundings.
+
+    The image is first divided by its large-scale brightness, so a line keeps its contrast
+    under glare and in shadow.
+    """
+    light = cv2.blur(gray.astype(np.float32), (3 * block, 3 * block)) + 1.0
+    even = np.clip(gray * (160.0 / light), 0, 255).astype(np.uint8)
+    return cv2.adaptiveThreshold(even, 1, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV,
+                                 block | 1, 6)
 
 
 def _quad_from_contour(contour: np.ndarray) -> np.ndarray | None:

@@ -68,9 +68,13 @@ class BoardOrienter:
             return np.full(4, 0.25)
         view = ink_darkness(warp_board(image, corners, WIDE_BOARD), WIDE_BOARD.cell_px)
         x = (view.astype(np.float32) / 255.0 - self.meta["mean"]) / self.meta["std"]
-        logits = self.session.run(None, {self.meta["input_name"]: x[None, None]})[0][0]
-        z = np.exp(logits - logits.max())
-        return z / z.sum()
+        probs = np.zeros(4)
+        for t in range(4):  # the view turned t more times reads as turn k + t
+            turned = np.ascontiguousarray(np.rot90(x, k=-t))[None, None]
+            logits = self.session.run(None, {self.meta["input_name"]: turned})[0][0]
+            z = np.exp(logits - logits.max())
+            probs += np.roll(z / z.sum(), -t)
+        return probs / 4
 
     def orient(self, image: np.ndarray, corners: np.ndarray) -> Orientation:
         """Decide the board's top for lattice ``corners`` (any cyclic order, clockwise)."""

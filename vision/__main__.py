@@ -1,0 +1,5 @@
+"""``python -m vision`` runs the ``rink`` command line."""
+
+from vision.cli import main
+
+main()
