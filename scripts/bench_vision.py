@@ -18,14 +18,14 @@ from pathlib import Path
 
 os.environ["OMP_NUM_THREADS"] = "1"
 
-import cv2  # noqa: E402
-import numpy as np  # noqa: E402
+import cv2
+import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from vision.model_meta import MODELS_DIR  # noqa: E402
-from vision.recognizer import PhotoError, Recognizer  # noqa: E402
-from vision.render import render_photo, sample_grid  # noqa: E402
+from vision.model_meta import MODELS_DIR
+from vision.recognizer import PhotoError, Recognizer
+from vision.render import render_photo, sample_grid
 
 STAGES = ("load", "locate", "rectify", "classify", "decode", "total")
 

@@ -25,16 +25,16 @@ from pathlib import Path
 
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
-import cv2  # noqa: E402
-import numpy as np  # noqa: E402
+import cv2
+import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from vision.crops import ink_darkness  # noqa: E402
-from vision.model_meta import CLASSES  # noqa: E402
-from vision.orient import WIDE_BOARD  # noqa: E402
-from vision.rectify import CanonicalBoard, warp_board  # noqa: E402
-from vision.render import render_photo, sample_grid  # noqa: E402
+from vision.crops import ink_darkness
+from vision.model_meta import CLASSES
+from vision.orient import WIDE_BOARD
+from vision.rectify import CanonicalBoard, warp_board
+from vision.render import render_photo, sample_grid
 
 DATA_VERSION = "v1"
 BOARD = CanonicalBoard(cell_px=32, pad_px=16)

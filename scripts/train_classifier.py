@@ -28,10 +28,16 @@ from torch import nn
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from vision.crops import space_crops  # noqa: E402
-from vision.model_meta import (CLASSES, META_FILE, MODEL_FILE, ModelMeta,  # noqa: E402
-                               mirror_index_map, rotation_index_map)
-from vision.rectify import CanonicalBoard  # noqa: E402
+from vision.crops import space_crops
+from vision.model_meta import (
+    CLASSES,
+    META_FILE,
+    MODEL_FILE,
+    ModelMeta,
+    mirror_index_map,
+    rotation_index_map,
+)
+from vision.rectify import CanonicalBoard
 
 MEAN, STD = 0.08, 0.2  # input = (darkness / 255 - MEAN) / STD
 JITTER_PX = 3  # extra border cut around each crop for random re-cropping
@@ -128,8 +134,8 @@ def train_orienter(wide: np.ndarray, out: Path, seed: int, epochs: int,
     meta = {"input_name": "view", "input_size": size, "mean": MEAN, "std": STD,
             "classes": "clockwise quarter turns of the view relative to the upright board",
             "view": "vision.orient.WIDE_BOARD, ink darkness", "training_seed": seed,
-            "n_training_views": int(len(train)), "validation_accuracy": round(acc, 4),
-            "date": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")}
+            "n_training_views": len(train), "validation_accuracy": round(acc, 4),
+            "date": dt.datetime.now(dt.UTC).isoformat(timespec="seconds")}
     (out / "board_orienter.json").write_text(json.dumps(meta, indent=1) + "\n")
 
 
@@ -244,6 +250,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--val-fraction", type=float, default=0.05)
     parser.add_argument("--max-minutes", type=float, default=0,
                         help="time budget: the learning rate anneals to zero by then (0: none)")
+    parser.add_argument("--init", type=Path, default=None,
+                        help="start from these CellNet weights (.pt) instead of at random")
     parser.add_argument("--orienter-epochs", type=int, default=12,
                         help="epochs for the board orienter (0: do not train it)")
     args = parser.parse_args(argv)
@@ -258,7 +266,7 @@ def main(argv: list[str] | None = None) -> int:
         train_orienter(info["wide"], args.out, args.seed, args.orienter_epochs,
                        args.val_fraction)
     split = len(boards) - n_val
-    cut = dict(cell_px=info["cell_px"], pad_px=info["pad_px"], margin_px=args.margin)
+    cut = {"cell_px": info["cell_px"], "pad_px": info["pad_px"], "margin_px": args.margin}
     train_x, train_y = cut_crops(boards[:split], labels[:split], **cut)
     val_x, val_y = cut_crops(boards[split:], labels[split:], **cut)
     del boards
@@ -267,6 +275,9 @@ def main(argv: list[str] | None = None) -> int:
           flush=True)
 
     model = CellNet(width=args.width)
+    if args.init:
+        model.load_state_dict(torch.load(args.init, weights_only=True))
+        print(f"starting from {args.init}", flush=True)
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
     steps = args.epochs * (len(train_y) // args.batch)
     loop_start = time.time()
@@ -315,11 +326,11 @@ def main(argv: list[str] | None = None) -> int:
             normalisation="x = (ink_darkness / 255 - mean) / std; ink_darkness from "
                           "vision.crops.ink_darkness on the straightened board",
             mean=MEAN, std=STD, temperature=temperature, training_seed=args.seed,
-            data_version=str(info["data_version"]), n_training_samples=int(len(train_y)),
+            data_version=str(info["data_version"]), n_training_samples=len(train_y),
             training_seconds=round(time.time() - start, 1),
-            date=dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
+            date=dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
             accuracy={"validation_space_accuracy": round(acc, 5),
-                      "validation_crops": int(len(val_y)), "epochs_done": epoch + 1},
+                      "validation_crops": len(val_y), "epochs_done": epoch + 1},
             notes=f"CellNet width {args.width}",
         ).save(args.out / META_FILE)
         if progress(step) >= 1.0:

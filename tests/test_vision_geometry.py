@@ -8,8 +8,13 @@ import pytest
 
 from vision.crops import ink_darkness, space_crops
 from vision.decode import decode
-from vision.model_meta import (CLASSES, mirror_index_map, mirror_token, rotate_token,
-                               rotation_index_map)
+from vision.model_meta import (
+    CLASSES,
+    mirror_index_map,
+    mirror_token,
+    rotate_token,
+    rotation_index_map,
+)
 from vision.orient import EXIT_VIEW, exit_axis_evidence
 from vision.rectify import CanonicalBoard, order_corners, rotate_corners, warp_board
 

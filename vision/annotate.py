@@ -60,7 +60,7 @@ def _draw_piece(img: np.ndarray, token: str, centre: np.ndarray, cell: float) ->
     cv2.addWeighted(overlay, 0.75, img, 0.25, 0, dst=img)
 
 
-def annotated_image(reading: "PhotoReading",
+def annotated_image(reading: PhotoReading,
                     errors: list[tuple[int, int, int | str]] | None = None) -> np.ndarray:
     """BGR image of the straightened board with the read pieces, review spaces and Errors.
 

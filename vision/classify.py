@@ -23,7 +23,7 @@ class CellClassifier:
         self._turned = [np.array(rotation_index_map(k)) for k in range(4)]
 
     @classmethod
-    def load(cls, models_dir: Path, threads: int = 1) -> "CellClassifier":
+    def load(cls, models_dir: Path, threads: int = 1) -> CellClassifier:
         import onnxruntime as ort
 
         meta = ModelMeta.load(models_dir / META_FILE)

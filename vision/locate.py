@@ -1,15 +1,18 @@
 """Find the board's 7 x 7 printed lattice in a photo (up to which corner is the board's top).
 
-1. Candidates: outer contours of dark printed lines (adaptive threshold) that simplify to a
-   convex quadrilateral of sensible size - the thick frame, the paper edge, panels.
-2. Lattice fit: each candidate is warped flat, and a comb of 8 equally spaced lines is fitted
-   to the "line coverage" profiles in x and y. Coverage (the fraction of a column that is dark)
-   favours long straight printed lines over drawn routes, which also make lines but offset by
-   half a space and rarely across the whole board.
-3. Refinement: lattice intersections are found near their predicted places (a cross filter),
-   and a homography is refitted by RANSAC; repeated twice.
-4. Score: line coverage on the fitted lattice lines against the half-space offsets. The best
-   candidate wins; its score becomes a 0..1 confidence.
+1. Candidates: outer contours of dark lines (adaptive threshold after dividing out the
+   large-scale brightness) that simplify to a convex quadrilateral - the thick frame, the
+   paper edge, panels.
+2. Guesses: each candidate itself, and 8-line combs fitted inside it (straightened) to the
+   "line coverage" profiles in x and y. Coverage (the fraction of a column that is dark)
+   favours long printed lines over drawn routes, which also make lines but offset by half a
+   space and rarely across the whole board. The best guesses are also tried one space off.
+3. Score (``lattice_score``): complete inner lines, a frame on all four sides, Exit marks
+   beside the 2nd/4th/6th spaces of every side, few lines half a space off.
+4. Refinement: intersections snapped with a cross filter, homography refitted by RANSAC
+   (kept only if it scores better); then each side is moved from the middle of the thick
+   frame onto its inner edge, which is the lattice boundary.
+5. A small board is searched again on a crop around it, at a finer scale.
 
 Corners come back in clockwise image order; ``vision.orient`` decides which one is the
 board's top-left.
@@ -294,8 +297,8 @@ def exit_box_means(image: np.ndarray, cell: int, pad: int) -> np.ndarray:
     left, W bottom to top), so a quarter turn of the board is a roll of the sides.
     """
     near, far = pad - int(0.6 * cell), pad - int(0.12 * cell)
-    lo = lambda k: pad + int((k + 0.25) * cell)  # noqa: E731
-    hi = lambda k: pad + int((k + 0.75) * cell)  # noqa: E731
+    lo = lambda k: pad + int((k + 0.25) * cell)
+    hi = lambda k: pad + int((k + 0.75) * cell)
     end = pad + GRID * cell
     out = np.zeros((4, GRID))
     for k in range(GRID):
@@ -313,8 +316,9 @@ def exit_marks_contrast(image: np.ndarray, cell: int, pad: int) -> float:
 
 
 def _confidence(score: float) -> float:
-    """Map the lattice score to 0..1 (0.35 or more is a clear lattice)."""
-    return float(np.clip((score - 0.1) / 0.3, 0.0, 1.0))
+    """Map the lattice score to 0..1: real boards score about 0.8 and up, textures and
+    lattice-less clutter about 0.5 and below."""
+    return float(np.clip((score - 0.5) / 0.3, 0.0, 1.0))
 
 
 def working_image(image: np.ndarray) -> tuple[np.ndarray, float]:

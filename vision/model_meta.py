@@ -95,7 +95,7 @@ class ModelMeta:
     notes: str = ""
 
     @classmethod
-    def load(cls, path: Path) -> "ModelMeta":
+    def load(cls, path: Path) -> ModelMeta:
         data = json.loads(Path(path).read_text())
         known = {f for f in cls.__dataclass_fields__}
         return cls(**{k: v for k, v in data.items() if k in known})

@@ -50,7 +50,7 @@ class BoardOrienter:
         self.meta = meta or {}
 
     @classmethod
-    def load(cls, models_dir: Path) -> "BoardOrienter":
+    def load(cls, models_dir: Path) -> BoardOrienter:
         onnx_path, meta_path = models_dir / ORIENTER_FILE, models_dir / ORIENTER_META
         if not onnx_path.exists() or not meta_path.exists():
             return cls()

@@ -69,7 +69,7 @@ class Recognizer:
 
     @classmethod
     def load(cls, models_dir: Path | str = MODELS_DIR, tta: bool = True,
-             threads: int = 1) -> "Recognizer":
+             threads: int = 1) -> Recognizer:
         """Load the classifier (and orienter) from ``models_dir``; ``tta`` reads 4 turns."""
         start = time.perf_counter()
         models_dir = Path(models_dir)

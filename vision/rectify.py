@@ -62,7 +62,6 @@ def warp_board(image: np.ndarray, corners: np.ndarray, board: CanonicalBoard) ->
     corners = np.asarray(corners, dtype=np.float64).reshape(4, 2)
     side = max(np.linalg.norm(corners[i] - corners[(i + 1) % 4]) for i in range(4))
     shrink = (GRID * board.cell_px) / side
-    offset = np.zeros(2)
     if shrink < 0.6:
         # Crop to the board (with its padding) before shrinking, to keep this cheap.
         h, w = image.shape[:2]
