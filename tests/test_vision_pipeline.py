@@ -83,9 +83,9 @@ def test_onnx_matches_pytorch(recognizer):
                                                   ROOT / "scripts" / "train_classifier.py")
     train = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(train)
-    meta = recognizer.classifier.meta
-    model = train.CellNet(width=int(meta.notes.split()[-1]))
-    model.load_state_dict(torch.load(MODELS_DIR / "cell_classifier.pt", weights_only=True))
+    state = torch.load(MODELS_DIR / "cell_classifier.pt", weights_only=True)
+    model = train.CellNet(width=int(state["features.0.weight"].shape[0]))
+    model.load_state_dict(state)
     model.eval()
     crops, _ = _sample_crops(recognizer, SAMPLES[2])
     x = recognizer.classifier.network_input(crops)

@@ -41,7 +41,7 @@ class LatticeFit:
     confidence: float  # 0..1
 
 
-def _dark_lines(gray: np.ndarray, block: int) -> np.ndarray:
+def _dark_lines(gray: np.ndarray, block: int, contrast: int = 6) -> np.ndarray:
     """Binary map (0/1) of pixels darker than their surroundings.
 
     The image is first divided by its large-scale brightness, so a line keeps its contrast
@@ -50,7 +50,7 @@ def _dark_lines(gray: np.ndarray, block: int) -> np.ndarray:
     light = cv2.blur(gray.astype(np.float32), (3 * block, 3 * block)) + 1.0
     even = np.clip(gray * (160.0 / light), 0, 255).astype(np.uint8)
     return cv2.adaptiveThreshold(even, 1, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV,
-                                 block | 1, 6)
+                                 block | 1, contrast)
 
 
 def _quad_from_contour(contour: np.ndarray) -> np.ndarray | None:
@@ -147,7 +147,7 @@ def _fit_combs(profile: np.ndarray, min_step: float, max_step: float, keep: int 
 def _flat_view(image: np.ndarray, quad: np.ndarray, inner_px: float, pad_px: float
                ) -> tuple[np.ndarray, np.ndarray]:
     """Warp ``quad`` onto a square of ``inner_px`` with ``pad_px`` around; return image, H."""
-    size = int(round(inner_px + 2 * pad_px))
+    size = round(inner_px + 2 * pad_px)
     lo, hi = pad_px, pad_px + inner_px
     dst = np.array([[lo, lo], [hi, lo], [hi, hi], [lo, hi]], np.float32)
     h_mat = cv2.getPerspectiveTransform(quad.astype(np.float32), dst)
@@ -347,7 +347,13 @@ def _locate_in(image: np.ndarray) -> LatticeFit | None:
     gray, scale = working_image(image)
     block = max(15, int(max(gray.shape) / 45))
     binary = _dark_lines(gray, block)
-    guesses = [g for quad in _candidates(binary) for g in _comb_lattices(binary, quad)]
+    # Faint or glare-washed frames break up at the usual threshold: a more sensitive one
+    # adds candidates (all guesses are still judged on the usual binary map).
+    quads = _candidates(binary)
+    for quad in _candidates(_dark_lines(gray, block, contrast=3)):
+        if all(np.abs(quad - q).max() > 0.01 * max(gray.shape) for q in quads):
+            quads.append(quad)
+    guesses = [g for quad in quads for g in _comb_lattices(binary, quad)]
     ranked = sorted(guesses, key=lambda g: -lattice_score(binary, g))[:4]
     # A comb can lock on one space off (a line of Exit marks or panel boxes looks like one
     # more lattice line); try the best guesses shifted by a whole space too.
