@@ -112,6 +112,17 @@ def test_photo_without_a_board_is_refused(recognizer, tmp_path):
         recognizer.read(path)
 
 
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_pure_noise_is_no_board_even_where_a_lattice_seems_to_fit(recognizer, tmp_path, seed):
+    # Sharp noise lets the lattice fit find "a grid"; its spaces then read as unreadable, and
+    # the photo must be refused rather than scored as an (almost) empty board.
+    noise = (np.random.default_rng(seed).random((900, 1200, 3)) * 255).astype(np.uint8)
+    path = tmp_path / f"noise{seed}.png"
+    cv2.imwrite(str(path), noise)
+    with pytest.raises(PhotoError, match=rf"^no board found in noise{seed}\.png"):
+        recognizer.read(path)
+
+
 def test_bad_corners_are_refused(recognizer):
     with pytest.raises(PhotoError, match="corners"):
         recognizer.read(SAMPLES[0], corners=[(0, 0), (1, 1)])

@@ -12,18 +12,14 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from scoring.exits import exit_at
+from scoring.sides import Side
+
 GRID = 7
 CLEAR = 0.97  # a reading at least this sure is kept as it is
 REVIEW_BELOW = 0.9  # a final reading less sure than this is listed for review
 NEAR_TIE = 0.25  # candidates with p >= NEAR_TIE * p_best may win on neighbour agreement
 AGREEMENT_WEIGHT = 0.6  # log-probability units per agreeing side
-_OPPOSITE = {0: 2, 1: 3, 2: 0, 3: 1}
-_STEP = {0: (-1, 0), 1: (0, 1), 2: (1, 0), 3: (0, -1)}
-# Exits (RULINGS.md), (row, col, side) -> kind
-EXITS = {**{(0, c, 0): k for c, k in ((1, "H"), (3, "R"), (5, "H"))},
-         **{(6, c, 2): k for c, k in ((1, "H"), (3, "R"), (5, "H"))},
-         **{(r, 0, 3): k for r, k in ((1, "R"), (3, "H"), (5, "R"))},
-         **{(r, 6, 1): k for r, k in ((1, "R"), (3, "H"), (5, "R"))}}
 
 
 def sides(token: str) -> str:
@@ -43,16 +39,16 @@ def _agreement(grid: list[list[str]], r: int, c: int, token: str) -> float:
     """Sides of ``token`` at (r, c) that match what they face, minus those that clash."""
     score = 0.0
     mine = sides(token)
-    for side in range(4):
-        dr, dc = _STEP[side]
+    for side in Side:
+        dr, dc = side.delta
         rr, cc = r + dr, c + dc
         kind = mine[side]
         if 0 <= rr < GRID and 0 <= cc < GRID:
-            facing = sides(grid[rr][cc])[_OPPOSITE[side]]
+            facing = sides(grid[rr][cc])[side.opposite]
             score += 1.0 if kind == facing else -1.0
         elif kind != "_":
-            exit_kind = EXITS.get((r, c, side))
-            score += 0.5 if exit_kind == kind else 0.0
+            exit_ = exit_at(r, c, side)
+            score += 0.5 if exit_ is not None and exit_.kind == kind else 0.0
     return score
 
 
