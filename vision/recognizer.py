@@ -30,12 +30,13 @@ from vision.rectify import GRID, CanonicalBoard, warp_board
 __all__ = ["PhotoError", "PhotoReading", "Recognizer"]
 
 MIN_LOCATE_CONFIDENCE = 0.3  # below this the photo is reported as showing no board
-# What was found is no readable board when more spaces than this are doubtful, or, when its top
-# side is also unclear (a coin flip), more than MAX_REVIEW_UNORIENTED. Held-out rendered boards:
-# at most 13 doubtful spaces, and at most 1 when the orientation is under 0.6.
+# What was found is no readable board when more spaces than this are doubtful, or when its top
+# side is unclear (no readable Exit marks: a coin flip) and it also reads as blank or has more
+# than MAX_REVIEW_UNORIENTED doubtful spaces. Held-out rendered boards: at most 13 doubtful
+# spaces, and at most 1 when the orientation is under 0.6.
 MAX_REVIEW_SPACES = 20
 MAX_REVIEW_UNORIENTED = 8
-UNORIENTED_BELOW = 0.6
+UNORIENTED_BELOW = 0.65
 ORIENT_REVIEW_BELOW = 0.9  # a less sure top/bottom decision is reported in ``warnings``
 
 
@@ -138,10 +139,14 @@ class Recognizer:
         decoded = decode(probs, meta.classes)
         timings["decode"] = time.perf_counter() - t
         doubtful = len(decoded.review)
-        if corners is None and (doubtful > MAX_REVIEW_SPACES or (
-                doubtful > MAX_REVIEW_UNORIENTED and orientation_confidence < UNORIENTED_BELOW)):
+        blank = all(token == "." for row in decoded.grid for token in row)
+        unoriented = orientation_confidence < UNORIENTED_BELOW
+        if corners is None and doubtful > MAX_REVIEW_SPACES:
             raise PhotoError(f"no board found in {name} (found a grid, but "
                              f"{doubtful} of 49 spaces could not be read)")
+        if corners is None and unoriented and (blank or doubtful > MAX_REVIEW_UNORIENTED):
+            raise PhotoError(f"no board found in {name} (found a grid-like pattern, but no "
+                             "readable Exit marks or drawings)")
         timings["total"] = sum(timings.values())
         return PhotoReading(
             source=str(source) if not isinstance(source, np.ndarray) else name,
