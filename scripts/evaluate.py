@@ -16,6 +16,7 @@ import os
 import sys
 import tempfile
 import time
+from collections import Counter
 from multiprocessing import Pool
 from pathlib import Path
 
@@ -89,6 +90,7 @@ def evaluate_one(args: tuple[int, float | None, str]) -> dict:
         score_exact="" if true_total is None or read_total is None else int(true_total == read_total),
         silent_wrong=int(bool(wrong) and not reading.review and not reading.warnings),
         corner_error_spaces=round(corner_err, 3),
+        confusions=" ".join(f"{truth[r][c]}>{reading.grid[r][c]}" for r, c in wrong),
         confidence=round(reading.confidence, 3),
         orientation_confidence=round(reading.orientation_confidence, 3),
         **{f"t_{k}": round(reading.timings.get(k, 0.0) * 1000, 1) for k in STAGES})
@@ -114,6 +116,9 @@ def summarise(rows: list[dict]) -> dict:
         "silent_wrong_pct": 100 * sum(r["silent_wrong"] for r in found) / n,
         "wrong_spaces_not_in_review": sum(r["unflagged_wrong"] for r in found),
         "boards_with_review_pct": 100 * sum(1 for r in found if r["review"]) / n,
+        "top_confusions (truth>read: count)": dict(Counter(
+            pair for r in found if r["corner_error_spaces"] <= 0.3
+            for pair in r["confusions"].split()).most_common(12)),
         "median_ms": {k: float(np.median([r[f"t_{k}"] for r in found])) if found else None
                       for k in STAGES},
     }

@@ -41,7 +41,7 @@ class LatticeFit:
     confidence: float  # 0..1
 
 
-def _dark_lines(gray: np.ndarray, block: int, contrast: int = 6) -> np.ndarray:
+def dark_lines(gray: np.ndarray, block: int, contrast: int = 6) -> np.ndarray:
     """Binary map (0/1) of pixels darker than their surroundings.
 
     The image is first divided by its large-scale brightness, so a line keeps its contrast
@@ -54,7 +54,12 @@ def _dark_lines(gray: np.ndarray, block: int, contrast: int = 6) -> np.ndarray:
 
 
 def _quad_from_contour(contour: np.ndarray) -> np.ndarray | None:
-    """Simplify a contour to a convex quadrilateral, or None."""
+    """Simplify a contour to a convex quadrilateral, or None.
+
+    The hull is simplified ever more coarsely until it has 4 corners. A frame merged with
+    something beside it (a score box, an Exit mark, a pen) leaves a hull with a corner cut
+    off; then the polygon's shortest sides are dropped by extending their neighbours.
+    """
     hull = cv2.convexHull(contour)
     perimeter = cv2.arcLength(hull, True)
     for eps in (0.01, 0.02, 0.035, 0.05, 0.08, 0.11, 0.14):
@@ -63,15 +68,44 @@ def _quad_from_contour(contour: np.ndarray) -> np.ndarray | None:
             quad = approx.reshape(4, 2).astype(np.float32)
             return quad if cv2.isContourConvex(approx) else None
         if len(approx) < 4:
+            break
+    polygon = cv2.approxPolyDP(hull, 0.01 * perimeter, True).reshape(-1, 2).astype(np.float64)
+    return _four_longest_sides(polygon, cv2.contourArea(hull)) if len(polygon) > 4 else None
+
+
+def _four_longest_sides(polygon: np.ndarray, area: float) -> np.ndarray | None:
+    """The quadrilateral of a convex polygon's 4 longest sides, extended to meet; None if
+    it is not convex or much larger than the polygon (the sides were not a frame's)."""
+    n = len(polygon)
+    lengths = np.linalg.norm(np.roll(polygon, -1, axis=0) - polygon, axis=1)
+    sides = sorted(np.argsort(lengths)[-4:])  # kept in their order round the polygon
+    corners = []
+    for a, b in zip(sides, sides[1:] + sides[:1], strict=True):
+        a0, a1 = polygon[a], polygon[(a + 1) % n]
+        b0, b1 = polygon[b], polygon[(b + 1) % n]
+        d_a, d_b = a1 - a0, b1 - b0
+        denom = d_a[0] * d_b[1] - d_a[1] * d_b[0]
+        if abs(denom) < 1e-9:
             return None
-    return None
+        t = ((b0 - a0)[0] * d_b[1] - (b0 - a0)[1] * d_b[0]) / denom
+        corners.append(a0 + t * d_a)
+    quad = np.array(corners, np.float32)
+    if not cv2.isContourConvex(quad.reshape(-1, 1, 2)) or cv2.contourArea(quad) > 1.2 * area:
+        return None
+    return quad
 
 
 def _candidates(binary: np.ndarray, limit: int = 8) -> list[np.ndarray]:
     """Quadrilaterals from large contours, largest first."""
     h, w = binary.shape
-    contours, _ = cv2.findContours(binary, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
     min_area = _MIN_AREA * h * w
+    # A contour lies within its component's bounding box: drop components whose box is too
+    # small to hold a candidate (textured backgrounds make many thousands of them).
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(binary, connectivity=8)
+    keep = stats[:, cv2.CC_STAT_WIDTH] * stats[:, cv2.CC_STAT_HEIGHT] > min_area
+    keep[0] = False
+    large = keep[labels].astype(np.uint8)
+    contours, _ = cv2.findContours(large, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
     big = [c for c in contours if cv2.contourArea(c) > min_area]
     big.sort(key=cv2.contourArea, reverse=True)
     quads: list[np.ndarray] = []
@@ -272,19 +306,12 @@ def lattice_score(binary: np.ndarray, corners: np.ndarray) -> float:
     col = _coverage_profiles(flat[span])[0]  # full width, rows of the lattice
     row = _coverage_profiles(flat[:, span])[1]
 
-    def at(profile: np.ndarray, positions: np.ndarray, reach: int = 0) -> np.ndarray:
-        idx = np.clip(np.round(positions).astype(int), 0, len(profile) - 1)
-        if reach == 0:
-            return profile[idx]
-        return np.max([profile[np.clip(idx + d, 0, len(profile) - 1)]
-                       for d in range(-reach, reach + 1)], axis=0)
-
-    lines = cell + np.arange(GRID + 1) * cell
-    inner = np.concatenate([at(col, lines[1:-1]), at(row, lines[1:-1])])
-    frame = np.concatenate([at(col, lines[[0, -1]], 2), at(row, lines[[0, -1]], 2)])
-    gaps = cell + (np.arange(GRID) + 0.5) * cell
-    off = np.concatenate([at(col, gaps), at(row, gaps)])
-    return float(0.5 * (np.sort(inner)[1] + frame.min()) - 0.25 * np.median(off)
+    lines = cell + np.arange(GRID + 1) * cell  # whole pixels: cell is an integer
+    gaps = lines[:-1] + cell // 2
+    inner = np.concatenate([col[lines[1:-1]], row[lines[1:-1]]])
+    frame = [profile[at - 2:at + 3].max() for profile in (col, row) for at in lines[[0, -1]]]
+    off = np.concatenate([col[gaps], row[gaps]])
+    return float(0.5 * (np.sort(inner)[1] + min(frame)) - 0.25 * np.median(off)
                  + 1.0 * exit_marks_contrast(flat.astype(np.float32), cell, cell))
 
 
@@ -297,16 +324,24 @@ def exit_box_means(image: np.ndarray, cell: int, pad: int) -> np.ndarray:
     left, W bottom to top), so a quarter turn of the board is a roll of the sides.
     """
     near, far = pad - int(0.6 * cell), pad - int(0.12 * cell)
-    lo = lambda k: pad + int((k + 0.25) * cell)
-    hi = lambda k: pad + int((k + 0.75) * cell)
+    k = np.arange(GRID)
+    lo = pad + ((k + 0.25) * cell).astype(int)
+    hi = pad + ((k + 0.75) * cell).astype(int)
     end = pad + GRID * cell
-    out = np.zeros((4, GRID))
-    for k in range(GRID):
-        out[0, k] = image[near:far, lo(k):hi(k)].mean()
-        out[1, k] = image[lo(k):hi(k), end + (pad - far):end + (pad - near)].mean()
-        out[2, GRID - 1 - k] = image[end + (pad - far):end + (pad - near), lo(k):hi(k)].mean()
-        out[3, GRID - 1 - k] = image[lo(k):hi(k), near:far].mean()
-    return out
+    top, bottom = (near, far), (end + pad - far, end + pad - near)
+    sums = cv2.integral(np.ascontiguousarray(image, dtype=np.float64))
+
+    def box_means(y0, y1, x0, x1) -> np.ndarray:
+        """Means of the boxes [y0, y1) x [x0, x1) (arrays broadcast) from the integral."""
+        total = sums[y1, x1] - sums[y0, x1] - sums[y1, x0] + sums[y0, x0]
+        return total / ((y1 - y0) * (x1 - x0))
+
+    return np.stack([
+        box_means(top[0], top[1], lo, hi),  # N, left to right
+        box_means(lo, hi, bottom[0], bottom[1]),  # E, top to bottom
+        box_means(bottom[0], bottom[1], lo, hi)[::-1],  # S, right to left
+        box_means(lo, hi, top[0], top[1])[::-1],  # W, bottom to top
+    ])
 
 
 def exit_marks_contrast(image: np.ndarray, cell: int, pad: int) -> float:
@@ -346,11 +381,11 @@ def _locate_in(image: np.ndarray) -> LatticeFit | None:
     """One pass of the locator on ``image`` (reduced to the working size); photo pixels."""
     gray, scale = working_image(image)
     block = max(15, int(max(gray.shape) / 45))
-    binary = _dark_lines(gray, block)
+    binary = dark_lines(gray, block)
     # Faint or glare-washed frames break up at the usual threshold: a more sensitive one
     # adds candidates (all guesses are still judged on the usual binary map).
     quads = _candidates(binary)
-    for quad in _candidates(_dark_lines(gray, block, contrast=3)):
+    for quad in _candidates(dark_lines(gray, block, contrast=3)):
         if all(np.abs(quad - q).max() > 0.01 * max(gray.shape) for q in quads):
             quads.append(quad)
     guesses = [g for quad in quads for g in _comb_lattices(binary, quad)]

@@ -1,0 +1,165 @@
+"""Tell which part of a board runs off the photo, when no whole board was found.
+
+A board cut by the photo's edge still shows a piece of its printed lattice: one connected
+web of thin dark lines (the frame and the lines between spaces), evenly spaced both ways.
+For each of the largest connected groups of dark lines:
+
+1. straighten it with its minimum-area rectangle;
+2. find the evenly spaced lines in each direction (peaks of the line-coverage profiles,
+   the longest chains with a steady spacing, similar in both directions);
+3. if there are at least 3 such lines both ways, it is a piece of lattice; the photo edges
+   it touches are where the rest of the board is.
+
+A whole board's lattice never touches the photo's edge (the frame sits inside the paper's
+margin), so this only speaks when it finds a lattice running into one or two photo edges.
+Webs touching three or four edges are textures (tiles, a checked cloth), not a board.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.locate import dark_lines, working_image
+
+PHOTO_EDGES = ("top", "right", "bottom", "left")
+_MIN_EXTENT = 0.2  # a lattice piece spans at least this fraction of the photo one way
+_MIN_LINES = 3  # evenly spaced lines needed each way (two rows/columns of spaces)
+_MAX_LINES = 9  # the board has 8 each way (one spare for an Exit-mark row)
+_GAP_RANGE = (0.02, 0.2)  # line spacing, as a fraction of the photo's long side
+_STEADY = (0.8, 1.25)  # allowed change of spacing from one line to the next (perspective)
+
+
+@dataclass
+class CutBoard:
+    """A piece of board lattice that runs off the photo."""
+
+    edges: list[str]  # photo edges it runs off, from PHOTO_EDGES
+    lines_across: int  # evenly spaced lattice lines seen along its rectangle's long side
+    lines_down: int  # ... and along the short side
+    outline: np.ndarray  # (4, 2) float32: the piece's rectangle in photo pixels
+
+    def describe(self, photo: str) -> str:
+        """Player-facing words: which part of the board is missing from ``photo``."""
+        if len(self.edges) == 1:
+            where = f"the photo's {self.edges[0]} edge"
+        else:
+            where = f"the photo's {' and '.join(self.edges)} edges"
+        return (f"only part of the board is in {photo}: the part beyond {where} is missing "
+                "(retake it with the whole board in view)")
+
+
+def _peaks(profile: np.ndarray, min_gap: float) -> list[int]:
+    """Positions of strong local maxima, at least ``min_gap / 2`` apart."""
+    maxima = [i for i in range(1, len(profile) - 1)
+              if profile[i] >= profile[i - 1] and profile[i] >= profile[i + 1]]
+    threshold = max(0.3, 0.45 * float(profile.max()))
+    found: list[int] = []
+    for i in maxima:
+        if profile[i] < threshold:
+            continue
+        if found and i - found[-1] < min_gap / 2:
+            if profile[i] > profile[found[-1]]:
+                found[-1] = i
+            continue
+        found.append(i)
+    return found
+
+
+def _chains(peaks: list[int], min_gap: float, max_gap: float) -> list[tuple[float, list[int]]]:
+    """Every run of peaks with a steady spacing: (first spacing, positions)."""
+    runs = []
+    for a, start in enumerate(peaks):
+        for second in peaks[a + 1:]:
+            gap = second - start
+            if not min_gap <= gap <= max_gap:
+                continue
+            run, step = [start, second], gap
+            while True:
+                nxt = [p for p in peaks if _STEADY[0] * step <= p - run[-1] <= _STEADY[1] * step]
+                if not nxt:
+                    break
+                best = min(nxt, key=lambda p: abs(p - run[-1] - step))
+                step = best - run[-1]
+                run.append(best)
+            runs.append((float(gap), run))
+    return runs
+
+
+def _lattice_lines(web: np.ndarray, size: int) -> tuple[int, int]:
+    """Evenly spaced lines (across, down) in a straightened web, similar spacing both ways."""
+    web = cv2.dilate(web, np.ones((3, 3), np.uint8))
+    min_gap, max_gap = _GAP_RANGE[0] * size, _GAP_RANGE[1] * size
+    across = _chains(_peaks(web.mean(axis=0), min_gap), min_gap, max_gap)
+    down = _chains(_peaks(web.mean(axis=1), min_gap), min_gap, max_gap)
+    best, key = (0, 0), (0, 0)
+    for gap_x, run_x in across:
+        for gap_y, run_y in down:
+            if not 0.6 < gap_x / gap_y < 1.6:
+                continue
+            rank = (min(len(run_x), len(run_y)), len(run_x) + len(run_y))
+            if rank > key:
+                key, best = rank, (len(run_x), len(run_y))
+    return best
+
+
+def _straightened(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The web turned upright by its minimum-area rectangle and cropped to it; the rectangle."""
+    rect = cv2.minAreaRect(cv2.findNonZero(mask))
+    (cx, cy), (w, h), angle = rect
+    turn = cv2.getRotationMatrix2D((cx, cy), angle, 1.0)
+    turn[:, 2] += [w / 2 - cx, h / 2 - cy]
+    upright = cv2.warpAffine(mask, turn, (int(w) + 1, int(h) + 1), flags=cv2.INTER_NEAREST)
+    return upright, cv2.boxPoints(rect)
+
+
+def _crossed_edges(lines: np.ndarray) -> list[str]:
+    """Photo edges crossed by at least 3 separate dark lines of ``lines`` (a lattice running
+    off the photo crosses its edge many times; a shadow or a pen touching it, once)."""
+    strips = {"top": lines[:3].any(axis=0), "right": lines[:, -3:].any(axis=1),
+              "bottom": lines[-3:].any(axis=0), "left": lines[:, :3].any(axis=1)}
+    crossed = []
+    for edge in PHOTO_EDGES:
+        strip = strips[edge].astype(np.int8)
+        starts = int((np.diff(strip) == 1).sum()) + int(strip[0])
+        if starts >= _MIN_LINES:
+            crossed.append(edge)
+    return crossed
+
+
+def find_cut_board(image: np.ndarray, webs: int = 4) -> CutBoard | None:
+    """A piece of board lattice running off the photo (BGR or grey image), or None."""
+    gray, scale = working_image(image)
+    h, w = gray.shape
+    size = max(h, w)
+    binary = dark_lines(gray, max(15, size // 45))
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(binary, connectivity=8)
+    largest = np.argsort(-stats[1:, cv2.CC_STAT_AREA])[:webs] + 1
+    found: list[tuple[tuple[int, int], CutBoard]] = []
+    for label in largest:
+        x, y, width, height = stats[label, :4]
+        if width < _MIN_EXTENT * w and height < _MIN_EXTENT * h:
+            continue
+        if x > 0 and y > 0 and x + width < w and y + height < h:
+            continue  # does not reach the photo's edge
+        mask = (labels == label).astype(np.uint8)
+        # all dark lines inside the web's outline: faint lattice lines often break away
+        # from the frame in the threshold
+        outline = np.zeros_like(mask)
+        cv2.fillConvexPoly(outline, cv2.convexHull(cv2.findNonZero(mask)), 1)
+        lines = outline & binary
+        edges = _crossed_edges(lines)
+        if not 1 <= len(edges) <= 2:
+            continue
+        for web in (mask, lines):
+            upright, box = _straightened(web)
+            across, down = _lattice_lines(upright, size)
+            if _MIN_LINES <= min(across, down) and max(across, down) <= _MAX_LINES:
+                piece = CutBoard(edges, across, down, (box / scale).astype(np.float32))
+                found.append(((min(across, down), across + down), piece))
+                break
+    if not found:
+        return None
+    return max(found, key=lambda item: item[0])[1]
