@@ -28,7 +28,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from vision.model_meta import META_FILE, MODELS_DIR, ModelMeta, rotate_token
-from vision.recognizer import PhotoError, Recognizer
+from vision.recognizer import TTA_SURE, PhotoError, Recognizer
 from vision.render import render_photo, sample_grid
 
 STAGES = ("load", "locate", "rectify", "classify", "decode", "total")
@@ -50,10 +50,14 @@ def _score_total(lines: list[str]) -> int | None:
         return None
 
 
-def _init(models: str, tta: bool) -> None:
+TTA_MODES = {"unsure": (True, TTA_SURE), "all": (True, None), "off": (False, None)}
+
+
+def _init(models: str, tta: str) -> None:
     global _recognizer
     cv2.setNumThreads(1)
-    _recognizer = Recognizer.load(models, tta=tta)
+    on, sure = TTA_MODES[tta]
+    _recognizer = Recognizer.load(models, tta=on, tta_sure=sure)
 
 
 def evaluate_one(args: tuple[int, float | None, str]) -> dict:
@@ -132,7 +136,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--megapixels", type=float, default=None,
                         help="fixed photo size (default: the renderer's random 1-12 MP)")
     parser.add_argument("--models", default=str(MODELS_DIR))
-    parser.add_argument("--no-tta", action="store_true", help="classify one turn only")
+    parser.add_argument("--tta", choices=sorted(TTA_MODES), default="unsure",
+                        help="4-turn test-time augmentation for unsure spaces (default), "
+                             "all spaces, or none")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--csv", type=Path, default=Path("out/eval.csv"))
     parser.add_argument("--json", type=Path, default=None, help="also write the summary here")
@@ -143,7 +149,7 @@ def main(argv: list[str] | None = None) -> int:
     start = time.time()
     args.csv.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp, \
-            Pool(args.workers, initializer=_init, initargs=(args.models, not args.no_tta)) as pool:
+            Pool(args.workers, initializer=_init, initargs=(args.models, args.tta)) as pool:
         jobs = [(args.seed + i, args.megapixels, tmp) for i in range(args.n)]
         rows = []
         for i, row in enumerate(pool.imap(evaluate_one, jobs, chunksize=2)):
@@ -167,7 +173,7 @@ def main(argv: list[str] | None = None) -> int:
         meta = ModelMeta.load(path)
         meta.accuracy[f"evaluate_seed{args.seed}_n{args.n}"] = {
             "command": "scripts/evaluate.py " + " ".join(argv if argv is not None else sys.argv[1:]),
-            "tta": not args.no_tta, **summary}
+            "tta": args.tta, **summary}
         meta.save(path)
         print(f"figures recorded in {path}")
     print(f"per-photo rows in {args.csv}")

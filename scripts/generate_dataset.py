@@ -34,7 +34,7 @@ from vision.crops import ink_darkness
 from vision.model_meta import CLASSES
 from vision.orient import WIDE_BOARD
 from vision.rectify import CanonicalBoard, warp_board
-from vision.render import render_photo, sample_grid
+from vision.render import RENDERER_VERSION, render_photo, sample_grid
 
 DATA_VERSION = "v1"
 BOARD = CanonicalBoard(cell_px=32, pad_px=16)
@@ -87,6 +87,7 @@ def main(argv: list[str] | None = None) -> int:
             boards, wide, labels = (np.stack(x) for x in zip(*results))
             np.savez(path, boards=boards, wide=wide, labels=labels, cell_px=BOARD.cell_px,
                      pad_px=BOARD.pad_px, data_version=DATA_VERSION,
+                     renderer_version=RENDERER_VERSION,
                      seeds=np.array(list(seeds)))
             print(f"{path}: {len(seeds)} photos, {time.time() - start:.0f}s", flush=True)
     print(f"done: {args.n} photos in {time.time() - start:.0f}s")

@@ -142,15 +142,29 @@ def train_orienter(wide: np.ndarray, out: Path, seed: int, epochs: int,
 def load_boards(paths: list[Path]) -> tuple[np.ndarray, np.ndarray, dict]:
     """Concatenate datasets: boards (N, S, S) uint8, labels (N, 7, 7) int, and their info
     (cell_px, pad_px, data_version, and the wide views for the orienter)."""
-    boards, labels, wide, info = [], [], [], {}
+    boards, labels, wide, seeds, info = [], [], [], [], {}
     for path in paths:
         with np.load(path, allow_pickle=False) as data:
             boards.append(data["boards"])
             labels.append(data["labels"])
             wide.append(data["wide"])
+            seeds.append(data["seeds"])
             info = {k: data[k].item() for k in ("cell_px", "pad_px", "data_version")}
+            renderer = data["renderer_version"].item() if "renderer_version" in data else "?"
     info["wide"] = np.concatenate(wide)
+    info["data_version"] = (f"generate_dataset {info['data_version']}, renderer {renderer}: "
+                            f"{describe_seeds(np.concatenate(seeds))}")
     return np.concatenate(boards), np.concatenate(labels), info
+
+
+def describe_seeds(seeds: np.ndarray) -> str:
+    """'N photos, seeds a-b, c-d' for the photo seeds of a dataset."""
+    runs, start = [], 0
+    for i in range(1, len(seeds) + 1):
+        if i == len(seeds) or seeds[i] != seeds[i - 1] + 1:
+            runs.append(f"{seeds[start]}-{seeds[i - 1]}")
+            start = i
+    return f"{len(seeds)} photos, seeds {', '.join(runs)}"
 
 
 def cut_crops(boards: np.ndarray, labels: np.ndarray, cell_px: int, pad_px: int,
@@ -332,6 +346,8 @@ def main(argv: list[str] | None = None) -> int:
             accuracy={"validation_space_accuracy": round(acc, 5),
                       "validation_crops": len(val_y), "epochs_done": epoch + 1},
             notes=f"CellNet width {args.width}",
+            recipe="scripts/train_classifier.py " + " ".join(argv if argv is not None
+                                                            else sys.argv[1:]),
         ).save(args.out / META_FILE)
         if progress(step) >= 1.0:
             if step < steps:

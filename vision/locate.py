@@ -20,7 +20,7 @@ board's top-left.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
@@ -39,6 +39,8 @@ class LatticeFit:
     corners: np.ndarray  # (4, 2) float32, photo pixels, clockwise from the top-left-most
     score: float  # line agreement: coverage on lattice lines minus on half-offsets
     confidence: float  # 0..1
+    runs_on: int = 0  # sides past which the printed lines go on (see lattice_runs_on)
+    runs_off: list[str] = field(default_factory=list)  # photo edges they go on to
 
 
 def dark_lines(gray: np.ndarray, block: int, contrast: int = 6) -> np.ndarray:
@@ -315,6 +317,81 @@ def lattice_score(binary: np.ndarray, corners: np.ndarray) -> float:
                  + 1.0 * exit_marks_contrast(flat.astype(np.float32), cell, cell))
 
 
+def lattice_runs_on(binary: np.ndarray, corners: np.ndarray) -> int:
+    """How many sides of ``corners`` the lattice's inner lines run on past, by most of a space.
+
+    Past a real frame lies the margin: Exit marks sit beside the middle of spaces, not on the
+    lines, so the 6 inner lines stop at the frame. A side past which most of them go on is
+    not the frame: the lattice found is a part of a larger one (a board cut by the photo's
+    edge, or a fit one space off).
+    """
+    cell = _FIT_CELL
+    flat, _ = _flat_view(binary, corners, GRID * cell, cell)
+    flat = cv2.dilate(flat, np.ones((3, 3), np.uint8)).astype(np.float32)
+    seen = np.ones_like(flat)
+    near, far = cell // 5, cell - cell // 5  # the band past the frame, in from the edge
+    return sum(int(_lines_go_on(flat, seen, cell, cell, side, near, far)) for side in range(4))
+
+
+def _lines_go_on(flat: np.ndarray, seen: np.ndarray, cell: int, pad: int, side: int,
+                 near: int, far: int, clear_gaps: bool = False) -> bool:
+    """Whether the inner lattice lines go on through the band ``near``..``far`` pixels out
+    from ``side`` (0 top, 1 right, 2 bottom, 3 left) of a straightened view: at least 5 of
+    the 6 lines mostly dark there; with ``clear_gaps`` also most of the gaps between them
+    (mid-space) not, so that a dark texture or smudge does not count. ``seen`` masks the
+    pixels inside the photo."""
+    lines = pad + np.arange(1, GRID) * cell
+    gaps = pad + np.arange(GRID) * cell + cell // 2
+    end = pad + GRID * cell
+    span = [slice(pad - far, pad - near), slice(end + near, end + far),
+            slice(end + near, end + far), slice(pad - far, pad - near)][side]
+
+    def coverage(at: np.ndarray) -> np.ndarray:
+        if side in (0, 2):
+            ink, inside, axis = flat[span][:, at], seen[span][:, at], 0
+        else:
+            ink, inside, axis = flat[at][:, span], seen[at][:, span], 1
+        return ink.sum(axis=axis) / np.maximum(inside.sum(axis=axis), 1.0)
+
+    if (coverage(lines) > 0.7).sum() < 5:
+        return False
+    return not clear_gaps or float(np.median(coverage(gaps))) < 0.5
+
+
+def lattice_runs_off(binary: np.ndarray, corners: np.ndarray, reach: int = 4) -> list[str]:
+    """The photo edges (top, right, bottom, left) that the lattice's lines run on to.
+
+    Past each side of ``corners``, space after space outward, the 6 inner lines are followed
+    while most of them go on; a side whose lines go on until the photo ends (within
+    ``reach`` spaces) is where the board runs off the photo. A whole board's lines stop at
+    its frame, so this is empty for it.
+    """
+    cell, pad = _FIT_CELL, reach * _FIT_CELL
+    flat, h_mat = _flat_view(binary, corners, GRID * cell, pad)
+    flat = cv2.dilate(flat, np.ones((3, 3), np.uint8)).astype(np.float32)
+    seen = _flat_view(np.ones_like(binary), corners, GRID * cell, pad)[0].astype(np.float32)
+    end, middle = pad + GRID * cell, pad + GRID * cell / 2
+    h, w = binary.shape
+    edges = []
+    for side in range(4):  # the sides from corners[0]->[1], [1]->[2], [2]->[3], [3]->[0]
+        for j in range(reach):  # the band j spaces out
+            near, far = j * cell + cell // 5, (j + 1) * cell - cell // 5
+            band = [slice(pad - far, pad - near), slice(end + near, end + far)][side in (1, 2)]
+            in_photo = seen[band].mean() if side in (0, 2) else seen[:, band].mean()
+            if in_photo < 0.5:  # the photo ends here, and the lines went on until it did
+                if j > 0:
+                    out = (j + 0.5) * cell
+                    point = [(middle, pad - out), (end + out, middle), (middle, end + out),
+                             (pad - out, middle)][side]
+                    x, y = _to_photo(h_mat, np.array([point]))[0]
+                    nearest = int(np.argmin([y, w - 1 - x, h - 1 - y, x]))
+                    edges.append(("top", "right", "bottom", "left")[nearest])
+                break
+            if not _lines_go_on(flat, seen, cell, pad, side, near, far, clear_gaps=True):
+                break
+    return [edge for edge in ("top", "right", "bottom", "left") if edge in edges]
+
+
 def exit_box_means(image: np.ndarray, cell: int, pad: int) -> np.ndarray:
     """Mean of ``image`` just outside the frame beside each space: (4 sides N E S W, 7).
 
@@ -403,7 +480,38 @@ def _locate_in(image: np.ndarray) -> LatticeFit | None:
                 best = LatticeFit(corners=corners, score=score, confidence=_confidence(score))
     if best is None:
         return None
+    best.runs_on = lattice_runs_on(binary, best.corners)
+    if best.runs_on:
+        best = _resettle(binary, best)
+    if best.runs_on:
+        best.runs_off = lattice_runs_off(binary, best.corners)
     best.corners = (snap_to_frame(gray, best.corners) / scale).astype(np.float32)
+    return best
+
+
+def _resettle(binary: np.ndarray, fit: LatticeFit) -> LatticeFit:
+    """A fit whose lines run on past a side may be part of a larger lattice: try it moved by
+    up to two spaces each way (inside the image); keep a move whose lines run on past fewer
+    sides and that scores at least as well (the fewest such sides, then the best score)."""
+    h, w = binary.shape
+    best, best_key = fit, (fit.runs_on, -fit.score)
+    for dx in range(-2, 3):
+        for dy in range(-2, 3):
+            if not (dx or dy):
+                continue
+            moved = _shift(fit.corners, dx, dy)
+            for corners in (moved, _refine(binary, moved)):
+                if corners.min() < 0 or (corners[:, 0] > w - 1).any() or \
+                        (corners[:, 1] > h - 1).any():
+                    continue
+                score = lattice_score(binary, corners)
+                if score < fit.score:
+                    continue
+                key = (lattice_runs_on(binary, corners), -score)
+                if key < best_key:
+                    best_key = key
+                    best = LatticeFit(corners=corners, score=score,
+                                      confidence=_confidence(score), runs_on=key[0])
     return best
 
 
@@ -426,5 +534,7 @@ def find_lattice(image: np.ndarray) -> LatticeFit | None:
         zoomed = _locate_in(image[y0:y1, x0:x1])
         if zoomed is not None and zoomed.score > fit.score:
             zoomed.corners = (zoomed.corners + [x0, y0]).astype(np.float32)
+            at_photo_edge = {"top": y0 == 0, "right": x1 == w, "bottom": y1 == h, "left": x0 == 0}
+            zoomed.runs_off = [edge for edge in zoomed.runs_off if at_photo_edge[edge]]
             return zoomed
     return fit

@@ -10,6 +10,8 @@ import json
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from scoring.space import parse_token
+
 MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
 MODEL_FILE = "cell_classifier.onnx"
 META_FILE = "cell_classifier.json"
@@ -36,15 +38,9 @@ CLASSES: tuple[str, ...] = tuple(
 
 
 def rotate_token(token: str, quarter_turns: int = 1) -> str:
-    """The token of a space turned clockwise by ``quarter_turns`` x 90 degrees.
-
-    Turning clockwise moves the West side to the North: (N, E, S, W) -> (W, N, E, S).
-    """
-    if token == ".":
-        return token
-    sides, suffix = token[:4], token[4:]
-    k = quarter_turns % 4
-    return sides[4 - k:] + sides[:4 - k] + suffix
+    """The token of a space turned clockwise by ``quarter_turns`` x 90 degrees (the
+    scoring package's notation: West goes to North)."""
+    return parse_token(token).turned(quarter_turns % 4).token
 
 
 def mirror_token(token: str) -> str:
@@ -93,6 +89,7 @@ class ModelMeta:
     date: str = ""
     accuracy: dict = field(default_factory=dict)
     notes: str = ""
+    recipe: str = ""  # the commands that produced the model (data and training)
 
     @classmethod
     def load(cls, path: Path) -> ModelMeta:

@@ -43,12 +43,17 @@ class CutBoard:
 
     def describe(self, photo: str) -> str:
         """Player-facing words: which part of the board is missing from ``photo``."""
-        if len(self.edges) == 1:
-            where = f"the photo's {self.edges[0]} edge"
-        else:
-            where = f"the photo's {' and '.join(self.edges)} edges"
-        return (f"only part of the board is in {photo}: the part beyond {where} is missing "
-                "(retake it with the whole board in view)")
+        return describe_cut(photo, self.edges)
+
+
+def describe_cut(photo: str, edges: list[str]) -> str:
+    """'only part of the board is in photo.jpg: the part beyond the photo's left edge ...'."""
+    if len(edges) == 1:
+        where = f"the photo's {edges[0]} edge"
+    else:
+        where = f"the photo's {' and '.join(edges)} edges"
+    return (f"only part of the board is in {photo}: the part beyond {where} is missing "
+            "(retake it with the whole board in view)")
 
 
 def _peaks(profile: np.ndarray, min_gap: float) -> list[int]:

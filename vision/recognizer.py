@@ -26,15 +26,15 @@ from vision.image_io import PhotoError, as_bgr, load_photo
 from vision.locate import find_lattice
 from vision.model_meta import MODELS_DIR
 from vision.orient import BoardOrienter
-from vision.partial import CutBoard, find_cut_board
+from vision.partial import CutBoard, describe_cut, find_cut_board
 from vision.rectify import GRID, CanonicalBoard, warp_board
 
 __all__ = ["PhotoError", "PhotoReading", "Recognizer"]
 
 MIN_LOCATE_CONFIDENCE = 0.3  # below this the photo is reported as showing no board
-# A lattice found less surely than this, or within a space of the photo's edge, is checked
-# for being part of a board that runs off the photo (vision.partial). Held-out rendered
-# boards: 4 in 485 were found less surely than 0.7.
+# A lattice found less surely than this, or whose lines run on past 3 or 4 of its sides
+# (a whole board's stop at its frame), is checked for being part of a board that runs off
+# the photo (vision.partial). Held-out rendered boards: 4 in 485 were found less surely.
 SURE_LOCATE = 0.7
 # What was found is no readable board when more spaces than this are doubtful, or when its top
 # side is unclear (no readable Exit marks: a coin flip) and it also reads as blank or has more
@@ -44,6 +44,9 @@ MAX_REVIEW_SPACES = 20
 MAX_REVIEW_UNORIENTED = 8
 UNORIENTED_BELOW = 0.65
 ORIENT_REVIEW_BELOW = 0.9  # a less sure top/bottom decision is reported in ``warnings``
+# Test-time augmentation (4 turns) only for spaces whose first reading is less sure than this
+# (None: for all spaces).
+TTA_SURE = 0.995
 
 
 @dataclass
@@ -72,23 +75,25 @@ class Recognizer:
     """Loaded models plus the pipeline; create with ``Recognizer.load()``."""
 
     def __init__(self, classifier: CellClassifier, orienter: BoardOrienter, tta: bool,
-                 load_seconds: float) -> None:
+                 load_seconds: float, tta_sure: float | None = TTA_SURE) -> None:
         self.classifier = classifier
         self.orienter = orienter
         self.tta = tta
+        self.tta_sure = tta_sure
         self.load_seconds = load_seconds
         meta = classifier.meta
         self.board = CanonicalBoard(cell_px=meta.cell_px, pad_px=meta.pad_px)
 
     @classmethod
     def load(cls, models_dir: Path | str = MODELS_DIR, tta: bool = True,
-             threads: int = 1) -> Recognizer:
-        """Load the classifier (and orienter) from ``models_dir``; ``tta`` reads 4 turns."""
+             threads: int = 1, tta_sure: float | None = TTA_SURE) -> Recognizer:
+        """Load the classifier (and orienter) from ``models_dir``; ``tta`` reads 4 turns
+        (of the spaces less sure than ``tta_sure``, or of all when it is None)."""
         start = time.perf_counter()
         models_dir = Path(models_dir)
         classifier = CellClassifier.load(models_dir, threads=threads)
         orienter = BoardOrienter.load(models_dir)
-        return cls(classifier, orienter, tta, time.perf_counter() - start)
+        return cls(classifier, orienter, tta, time.perf_counter() - start, tta_sure)
 
     def read(self, source: str | Path | np.ndarray,
              corners: np.ndarray | list | None = None) -> PhotoReading:
@@ -121,7 +126,9 @@ class Recognizer:
             fit = find_lattice(image)
             if fit is None or fit.confidence < MIN_LOCATE_CONFIDENCE:
                 raise _not_found(image, name)
-            if fit.confidence < SURE_LOCATE or _near_photo_edge(image, fit.corners):
+            if fit.runs_off:
+                raise PhotoError(describe_cut(name, fit.runs_off))
+            if fit.confidence < SURE_LOCATE or fit.runs_on >= 3:
                 cut = find_cut_board(image)
                 if cut is not None and _same_board(fit.corners, cut):
                     raise PhotoError(cut.describe(name))
@@ -141,7 +148,8 @@ class Recognizer:
         timings["rectify"] = time.perf_counter() - t
 
         t = time.perf_counter()
-        probs = self.classifier.probabilities(crops, turns=4 if self.tta else 1)
+        probs = self.classifier.probabilities(crops, turns=4 if self.tta else 1,
+                                              sure=self.tta_sure)
         probs = probs.reshape(GRID, GRID, -1)
         timings["classify"] = time.perf_counter() - t
 
@@ -173,15 +181,6 @@ def _not_found(image: np.ndarray, name: str, detail: str = "") -> PhotoError:
     if cut is not None:
         return PhotoError(cut.describe(name))
     return PhotoError(f"no board found in {name}" + (f" ({detail})" if detail else ""))
-
-
-def _near_photo_edge(image: np.ndarray, corners: np.ndarray) -> bool:
-    """Whether the found lattice comes within a space of the photo's edge (a whole board's
-    frame has its paper margin and Exit marks around it)."""
-    h, w = image.shape[:2]
-    space = float(np.linalg.norm(corners - np.roll(corners, 1, axis=0), axis=1).mean()) / GRID
-    x, y = corners[:, 0], corners[:, 1]
-    return bool(min(x.min(), y.min(), w - x.max(), h - y.max()) < space)
 
 
 def _same_board(corners: np.ndarray, cut: CutBoard) -> bool:
