@@ -39,7 +39,7 @@ class LatticeFit:
     corners: np.ndarray  # (4, 2) float32, photo pixels, clockwise from the top-left-most
     score: float  # line agreement: coverage on lattice lines minus on half-offsets
     confidence: float  # 0..1
-    runs_on: int = 0  # sides past which the printed lines go on (see lattice_runs_on)
+    runs_on: int = 0  # sides past which the printed lines go on, gaps clear (lattice_runs_on)
     runs_off: list[str] = field(default_factory=list)  # photo edges they go on to
 
 
@@ -317,20 +317,21 @@ def lattice_score(binary: np.ndarray, corners: np.ndarray) -> float:
                  + 1.0 * exit_marks_contrast(flat.astype(np.float32), cell, cell))
 
 
-def lattice_runs_on(binary: np.ndarray, corners: np.ndarray) -> int:
+def lattice_runs_on(binary: np.ndarray, corners: np.ndarray, clear_gaps: bool = False) -> int:
     """How many sides of ``corners`` the lattice's inner lines run on past, by most of a space.
 
     Past a real frame lies the margin: Exit marks sit beside the middle of spaces, not on the
     lines, so the 6 inner lines stop at the frame. A side past which most of them go on is
     not the frame: the lattice found is a part of a larger one (a board cut by the photo's
-    edge, or a fit one space off).
+    edge, or a fit one space off). ``clear_gaps``: see ``_lines_go_on``.
     """
     cell = _FIT_CELL
     flat, _ = _flat_view(binary, corners, GRID * cell, cell)
     flat = cv2.dilate(flat, np.ones((3, 3), np.uint8)).astype(np.float32)
     seen = np.ones_like(flat)
     near, far = cell // 5, cell - cell // 5  # the band past the frame, in from the edge
-    return sum(int(_lines_go_on(flat, seen, cell, cell, side, near, far)) for side in range(4))
+    return sum(int(_lines_go_on(flat, seen, cell, cell, side, near, far, clear_gaps))
+               for side in range(4))
 
 
 def _lines_go_on(flat: np.ndarray, seen: np.ndarray, cell: int, pad: int, side: int,
@@ -483,7 +484,8 @@ def _locate_in(image: np.ndarray) -> LatticeFit | None:
     best.runs_on = lattice_runs_on(binary, best.corners)
     if best.runs_on:
         best = _resettle(binary, best)
-    if best.runs_on:
+    if best.runs_on:  # still: is it a board cut by the photo's edge?
+        best.runs_on = lattice_runs_on(binary, best.corners, clear_gaps=True)
         best.runs_off = lattice_runs_off(binary, best.corners)
     best.corners = (snap_to_frame(gray, best.corners) / scale).astype(np.float32)
     return best

@@ -32,9 +32,12 @@ from vision.rectify import GRID, CanonicalBoard, warp_board
 __all__ = ["PhotoError", "PhotoReading", "Recognizer"]
 
 MIN_LOCATE_CONFIDENCE = 0.3  # below this the photo is reported as showing no board
-# A lattice found less surely than this, or whose lines run on past 3 or 4 of its sides
-# (a whole board's stop at its frame), is checked for being part of a board that runs off
-# the photo (vision.partial). Held-out rendered boards: 4 in 485 were found less surely.
+# A lattice found less surely than UNSURE_LOCATE, or less surely than SURE_LOCATE with its
+# lines running on past a side (a whole board's stop at its frame), or with lines running on
+# past 3 or 4 sides, is checked for being part of a board that runs off the photo
+# (vision.partial). Held-out rendered boards: 1 in 485 was found less surely than 0.5, 4
+# less surely than 0.7.
+UNSURE_LOCATE = 0.5
 SURE_LOCATE = 0.7
 # What was found is no readable board when more spaces than this are doubtful, or when its top
 # side is unclear (no readable Exit marks: a coin flip) and it also reads as blank or has more
@@ -128,7 +131,8 @@ class Recognizer:
                 raise _not_found(image, name)
             if fit.runs_off:
                 raise PhotoError(describe_cut(name, fit.runs_off))
-            if fit.confidence < SURE_LOCATE or fit.runs_on >= 3:
+            if fit.confidence < UNSURE_LOCATE or (fit.confidence < SURE_LOCATE and fit.runs_on) \
+                    or fit.runs_on >= 3:
                 cut = find_cut_board(image)
                 if cut is not None and _same_board(fit.corners, cut):
                     raise PhotoError(cut.describe(name))
