@@ -23,7 +23,7 @@ from vision.classify import CellClassifier
 from vision.crops import ink_darkness, space_crops
 from vision.decode import decode
 from vision.image_io import PhotoError, as_bgr, load_photo
-from vision.locate import find_lattice
+from vision.locate import LatticeFit, find_lattice
 from vision.model_meta import MODELS_DIR
 from vision.orient import BoardOrienter
 from vision.partial import CutBoard, describe_cut, find_cut_board
@@ -39,6 +39,7 @@ MIN_LOCATE_CONFIDENCE = 0.3  # below this the photo is reported as showing no bo
 # less surely than 0.7.
 UNSURE_LOCATE = 0.5
 SURE_LOCATE = 0.7
+WEAK_GUESS = 0.1  # a lattice found this surely (but under 0.3) still tells where the board is
 # What was found is no readable board when more spaces than this are doubtful, or when its top
 # side is unclear (no readable Exit marks: a coin flip) and it also reads as blank or has more
 # than MAX_REVIEW_UNORIENTED doubtful spaces. Held-out rendered boards: at most 13 doubtful
@@ -128,7 +129,7 @@ class Recognizer:
         else:
             fit = find_lattice(image)
             if fit is None or fit.confidence < MIN_LOCATE_CONFIDENCE:
-                raise _not_found(image, name)
+                raise _not_found(image, name, best_guess=fit)
             if fit.runs_off:
                 raise PhotoError(describe_cut(name, fit.runs_off))
             if fit.confidence < UNSURE_LOCATE or (fit.confidence < SURE_LOCATE and fit.runs_on) \
@@ -178,12 +179,17 @@ class Recognizer:
             timings=timings, warnings=warnings)
 
 
-def _not_found(image: np.ndarray, name: str, detail: str = "") -> PhotoError:
+def _not_found(image: np.ndarray, name: str, detail: str = "",
+               best_guess: LatticeFit | None = None) -> PhotoError:
     """The error for a photo without a readable whole board: says which part is missing
-    when a piece of board runs off the photo."""
+    when a piece of board runs off the photo. A piece away from the locator's best (if
+    weak) guess is another sheet, not the board: then it is just "no board found"."""
     cut = find_cut_board(image)
     if cut is not None:
-        return PhotoError(cut.describe(name))
+        elsewhere = (best_guess is not None and best_guess.confidence >= WEAK_GUESS
+                     and not _same_board(best_guess.corners, cut))
+        if not elsewhere:
+            return PhotoError(cut.describe(name))
     return PhotoError(f"no board found in {name}" + (f" ({detail})" if detail else ""))
 
 
