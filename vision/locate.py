@@ -30,6 +30,7 @@ from vision.rectify import GRID
 WORK_SIDE = 1000  # the locator works on an image with this long side (or smaller)
 _FIT_CELL = 16  # cell size (px) of the flat views used for fitting
 _MIN_AREA = 0.015  # candidate area as a fraction of the working image
+SURE_SCORE = 0.9  # a guess scoring this (confidence 1) needs no more candidates
 
 
 @dataclass
@@ -460,14 +461,19 @@ def _locate_in(image: np.ndarray) -> LatticeFit | None:
     gray, scale = working_image(image)
     block = max(15, int(max(gray.shape) / 45))
     binary = dark_lines(gray, block)
-    # Faint or glare-washed frames break up at the usual threshold: a more sensitive one
-    # adds candidates (all guesses are still judged on the usual binary map).
     quads = _candidates(binary)
-    for quad in _candidates(dark_lines(gray, block, contrast=3)):
-        if all(np.abs(quad - q).max() > 0.01 * max(gray.shape) for q in quads):
-            quads.append(quad)
     guesses = [g for quad in quads for g in _comb_lattices(binary, quad)]
-    ranked = sorted(guesses, key=lambda g: -lattice_score(binary, g))[:4]
+    scores = [lattice_score(binary, g) for g in guesses]
+    # Faint or glare-washed frames break up at the usual threshold: unless a guess is already
+    # sure, a more sensitive one adds candidates (judged on the usual binary map).
+    if max(scores, default=0.0) < SURE_SCORE:
+        for quad in _candidates(dark_lines(gray, block, contrast=3)):
+            if all(np.abs(quad - q).max() > 0.01 * max(gray.shape) for q in quads):
+                quads.append(quad)
+                extra = _comb_lattices(binary, quad)
+                guesses += extra
+                scores += [lattice_score(binary, g) for g in extra]
+    ranked = [guesses[i] for i in np.argsort(scores)[::-1][:4]]
     # A comb can lock on one space off (a line of Exit marks or panel boxes looks like one
     # more lattice line); try the best guesses shifted by a whole space too.
     shifted = [_shift(g, dx, dy) for g in ranked[:2] for dx in (-1, 0, 1) for dy in (-1, 0, 1)
