@@ -16,30 +16,21 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import cv2
 import numpy as np
 
 from vision.classify import CellClassifier
 from vision.crops import ink_darkness, space_crops
 from vision.decode import decode
 from vision.image_io import PhotoError, as_bgr, load_photo
-from vision.locate import LatticeFit, find_lattice
+from vision.locate import find_lattice
 from vision.model_meta import MODELS_DIR
 from vision.orient import BoardOrienter
-from vision.partial import CutBoard, describe_cut, find_cut_board
+from vision.partial import cut_edges, describe_cut
 from vision.rectify import GRID, CanonicalBoard, warp_board
 
 __all__ = ["PhotoError", "PhotoReading", "Recognizer"]
 
 MIN_LOCATE_CONFIDENCE = 0.3  # below this the photo is reported as showing no board
-# A lattice found less surely than UNSURE_LOCATE, or less surely than SURE_LOCATE with its
-# lines running on past a side (a whole board's stop at its frame), or with lines running on
-# past 3 or 4 sides, is checked for being part of a board that runs off the photo
-# (vision.partial). Held-out rendered boards: 1 in 485 was found less surely than 0.5, 4
-# less surely than 0.7.
-UNSURE_LOCATE = 0.5
-SURE_LOCATE = 0.7
-WEAK_GUESS = 0.1  # a lattice found this surely (but under 0.3) still tells where the board is
 # What was found is no readable board when more spaces than this are doubtful, or when its top
 # side is unclear (no readable Exit marks: a coin flip) and it also reads as blank or has more
 # than MAX_REVIEW_UNORIENTED doubtful spaces. Held-out rendered boards: at most 13 doubtful
@@ -128,15 +119,12 @@ class Recognizer:
             confidence = orientation_confidence = 1.0
         else:
             fit = find_lattice(image)
-            if fit is None or fit.confidence < MIN_LOCATE_CONFIDENCE:
-                raise _not_found(image, name, best_guess=fit)
-            if fit.runs_off:
-                raise PhotoError(describe_cut(name, fit.runs_off))
-            if fit.confidence < UNSURE_LOCATE or (fit.confidence < SURE_LOCATE and fit.runs_on) \
-                    or fit.runs_on >= 3:
-                cut = find_cut_board(image)
-                if cut is not None and _same_board(fit.corners, cut):
-                    raise PhotoError(cut.describe(name))
+            readable = fit is not None and fit.confidence >= MIN_LOCATE_CONFIDENCE
+            edges = cut_edges(image, fit, readable)
+            if edges:
+                raise PhotoError(describe_cut(name, edges))
+            if not readable:
+                raise PhotoError(f"no board found in {name}")
             orientation = self.orienter.orient(image, fit.corners)
             board_corners = orientation.corners
             confidence = fit.confidence
@@ -179,24 +167,9 @@ class Recognizer:
             timings=timings, warnings=warnings)
 
 
-def _not_found(image: np.ndarray, name: str, detail: str = "",
-               best_guess: LatticeFit | None = None) -> PhotoError:
-    """The error for a photo without a readable whole board: says which part is missing
-    when a piece of board runs off the photo. A piece away from the locator's best (if
-    weak) guess is another sheet, not the board: then it is just "no board found"."""
-    cut = find_cut_board(image)
-    if cut is not None:
-        elsewhere = (best_guess is not None and best_guess.confidence >= WEAK_GUESS
-                     and not _same_board(best_guess.corners, cut))
-        if not elsewhere:
-            return PhotoError(cut.describe(name))
-    return PhotoError(f"no board found in {name}" + (f" ({detail})" if detail else ""))
-
-
-def _same_board(corners: np.ndarray, cut: CutBoard) -> bool:
-    """Whether the found lattice and the lattice piece that runs off the photo overlap
-    (by half of the smaller), i.e. what was found is part of the cut board."""
-    quad = corners.astype(np.float32).reshape(-1, 1, 2)
-    piece = cut.outline.astype(np.float32).reshape(-1, 1, 2)
-    overlap, _ = cv2.intersectConvexConvex(quad, piece)
-    return overlap > 0.5 * min(cv2.contourArea(quad), cv2.contourArea(piece))
+def _not_found(image: np.ndarray, name: str, detail: str) -> PhotoError:
+    """The error for a found grid that cannot be read: a cut board, or no board."""
+    edges = cut_edges(image, None, readable=False)
+    if edges:
+        return PhotoError(describe_cut(name, edges))
+    return PhotoError(f"no board found in {name} ({detail})")
