@@ -79,3 +79,16 @@ def test_no_lattice_at_all_is_not_a_cut_board():
     paper += rng.integers(0, 12, paper.shape, dtype=np.uint8)
     cv2.line(paper, (0, 450), (1199, 450), (40, 40, 40), 3)  # one long line, no lattice
     assert find_cut_board(paper) is None
+
+
+def test_a_lattice_reaching_past_the_photo_edge_is_a_cut_board():
+    from vision.locate import LatticeFit
+    from vision.partial import cut_edges
+
+    image = np.full((600, 800, 3), 230, np.uint8)
+    inside = np.array([[100, 80], [520, 80], [520, 500], [100, 500]], np.float32)
+    whole = LatticeFit(corners=inside, score=1.0, confidence=1.0)
+    assert cut_edges(image, whole, readable=True) == []
+    past_left_and_top = inside - [200, 150]  # 2 spaces past the left, 2.5 past the top
+    cut = LatticeFit(corners=past_left_and_top, score=1.0, confidence=1.0)
+    assert cut_edges(image, cut, readable=True) == ["top", "left"]

@@ -175,13 +175,16 @@ def cut_edges(image: np.ndarray, fit: LatticeFit | None, readable: bool) -> list
     """The photo edges the photo's board runs off (empty if it is whole, or if unsure).
 
     ``fit`` is the locator's best lattice; ``readable``: whether it is good enough to read.
-    A readable lattice is cut if its lines run on to the photo's edge, or if it is doubtful
-    and overlaps a cut piece. When nothing readable was found, any cut piece counts (even a
+    A readable lattice is cut if it reaches past the photo's edge, if its lines run on to the
+    photo's edge, or if it is doubtful and overlaps a cut piece. When nothing readable was found, any cut piece counts (even a
     second sheet's: then the advice to retake the photo is still the useful one).
     """
     if readable:
         if fit.runs_off:
             return fit.runs_off
+        beyond = _edges_passed(fit.corners, image.shape[:2])
+        if beyond:
+            return beyond
         doubtful = (fit.confidence < UNSURE or (fit.confidence < SURE and fit.runs_on)
                     or fit.runs_on >= 3)
         if not doubtful:
@@ -190,6 +193,18 @@ def cut_edges(image: np.ndarray, fit: LatticeFit | None, readable: bool) -> list
         return cut.edges if cut is not None and _overlap(fit.corners, cut) else []
     cut = find_cut_board(image)
     return cut.edges if cut is not None else []
+
+
+def _edges_passed(corners: np.ndarray, shape: tuple[int, int]) -> list[str]:
+    """Photo edges that the lattice ``corners`` reach past by more than a third of a space
+    (a whole board's lattice lies inside its paper, inside the photo)."""
+    h, w = shape
+    space = float(np.linalg.norm(corners - np.roll(corners, 1, axis=0), axis=1).mean()) / 7
+    slack = space / 3
+    x, y = corners[:, 0], corners[:, 1]
+    passed = {"top": y.min() < -slack, "right": x.max() > w - 1 + slack,
+              "bottom": y.max() > h - 1 + slack, "left": x.min() < -slack}
+    return [edge for edge in PHOTO_EDGES if passed[edge]]
 
 
 def _overlap(corners: np.ndarray, cut: CutBoard) -> bool:
