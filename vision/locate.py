@@ -31,6 +31,7 @@ WORK_SIDE = 1000  # the locator works on an image with this long side (or smalle
 _FIT_CELL = 16  # cell size (px) of the flat views used for fitting
 _MIN_AREA = 0.015  # candidate area as a fraction of the working image
 SURE_SCORE = 0.9  # a guess scoring this (confidence 1) needs no more candidates
+PHOTO_EDGES = ("top", "right", "bottom", "left")
 
 
 @dataclass
@@ -61,7 +62,7 @@ def _quad_from_contour(contour: np.ndarray) -> np.ndarray | None:
 
     The hull is simplified ever more coarsely until it has 4 corners. A frame merged with
     something beside it (a score box, an Exit mark, a pen) leaves a hull with a corner cut
-    off; then the polygon's shortest sides are dropped by extending their neighbours.
+    off; then its 4 longest sides, extended to meet, give the quadrilateral.
     """
     hull = cv2.convexHull(contour)
     perimeter = cv2.arcLength(hull, True)
@@ -387,11 +388,11 @@ def lattice_runs_off(binary: np.ndarray, corners: np.ndarray, reach: int = 4) ->
                              (pad - out, middle)][side]
                     x, y = _to_photo(h_mat, np.array([point]))[0]
                     nearest = int(np.argmin([y, w - 1 - x, h - 1 - y, x]))
-                    edges.append(("top", "right", "bottom", "left")[nearest])
+                    edges.append(PHOTO_EDGES[nearest])
                 break
             if not _lines_go_on(flat, seen, cell, pad, side, near, far, clear_gaps=True):
                 break
-    return [edge for edge in ("top", "right", "bottom", "left") if edge in edges]
+    return [edge for edge in PHOTO_EDGES if edge in edges]
 
 
 def exit_box_means(image: np.ndarray, cell: int, pad: int) -> np.ndarray:

@@ -22,9 +22,9 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.locate import LatticeFit, dark_lines, working_image
+from vision.locate import PHOTO_EDGES, LatticeFit, dark_lines, working_image
+from vision.rectify import GRID
 
-PHOTO_EDGES = ("top", "right", "bottom", "left")
 _MIN_EXTENT = 0.2  # a lattice piece spans at least this fraction of the photo one way
 _MIN_LINES = 3  # evenly spaced lines needed each way (two rows/columns of spaces)
 _MAX_LINES = 9  # the board has 8 each way (one spare for an Exit-mark row)
@@ -176,8 +176,9 @@ def cut_edges(image: np.ndarray, fit: LatticeFit | None, readable: bool) -> list
 
     ``fit`` is the locator's best lattice; ``readable``: whether it is good enough to read.
     A readable lattice is cut if it reaches past the photo's edge, if its lines run on to the
-    photo's edge, or if it is doubtful and overlaps a cut piece. When nothing readable was found, any cut piece counts (even a
-    second sheet's: then the advice to retake the photo is still the useful one).
+    photo's edge, or if it is doubtful and overlaps a cut piece. When nothing readable was
+    found, any cut piece counts (even a second sheet's: then the advice to retake the photo
+    is still the useful one).
     """
     if readable:
         if fit.runs_off:
@@ -199,7 +200,7 @@ def _edges_passed(corners: np.ndarray, shape: tuple[int, int]) -> list[str]:
     """Photo edges that the lattice ``corners`` reach past by more than a third of a space
     (a whole board's lattice lies inside its paper, inside the photo)."""
     h, w = shape
-    space = float(np.linalg.norm(corners - np.roll(corners, 1, axis=0), axis=1).mean()) / 7
+    space = float(np.linalg.norm(corners - np.roll(corners, 1, axis=0), axis=1).mean()) / GRID
     slack = space / 3
     x, y = corners[:, 0], corners[:, 1]
     passed = {"top": y.min() < -slack, "right": x.max() > w - 1 + slack,
