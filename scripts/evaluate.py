@@ -98,6 +98,7 @@ def evaluate_one(args: tuple[int, float | None, str]) -> dict:
         confidence=round(reading.confidence, 3),
         orientation_confidence=round(reading.orientation_confidence, 3),
         **{f"t_{k}": round(reading.timings.get(k, 0.0) * 1000, 1) for k in STAGES})
+    row["_probs"], row["_truth"] = reading.probs.astype(np.float32), truth  # for --probs
     return row
 
 
@@ -142,6 +143,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--csv", type=Path, default=Path("out/eval.csv"))
     parser.add_argument("--json", type=Path, default=None, help="also write the summary here")
+    parser.add_argument("--probs", type=Path, default=None,
+                        help="also save each found board's space probabilities and true "
+                             "grid here (.npz), to study decoding without reading again")
     parser.add_argument("--write-meta", action="store_true",
                         help="record the figures in the model metadata (models/*.json)")
     args = parser.parse_args(argv)
@@ -156,6 +160,13 @@ def main(argv: list[str] | None = None) -> int:
             rows.append(row)
             if (i + 1) % 50 == 0:
                 print(f"{i + 1}/{args.n} photos, {time.time() - start:.0f}s", flush=True)
+    studied = [(r["seed"], r.pop("_probs"), r.pop("_truth")) for r in rows if "_probs" in r]
+    if args.probs:
+        args.probs.parent.mkdir(parents=True, exist_ok=True)
+        np.savez_compressed(args.probs, seeds=np.array([s for s, _, _ in studied]),
+                            probs=np.stack([p for _, p, _ in studied]),
+                            truth=np.array([t for _, _, t in studied]),
+                            classes=np.array(ModelMeta.load(Path(args.models) / META_FILE).classes))
     fields = sorted({k for r in rows for k in r}, key=lambda k: (k != "seed", k))
     with args.csv.open("w", newline="") as f:
         writer = csv.DictWriter(f, fieldnames=fields)

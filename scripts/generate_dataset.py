@@ -1,7 +1,7 @@
 """Render training boards and straighten them: the classifier's (and orienter's) training data.
 
     nice -n 10 .venv/bin/python scripts/generate_dataset.py --n 2000 --seed 1000000 \
-        --out data/boards_v1
+        --out data/v2_a
 
 Each photo comes from ``vision.render`` (a random board from ``sample_grid``, random
 conditions), is straightened with its true corners plus a small random error (the locator is
@@ -36,8 +36,8 @@ from vision.orient import WIDE_BOARD
 from vision.rectify import CanonicalBoard, warp_board
 from vision.render import RENDERER_VERSION, render_photo, sample_grid
 
-DATA_VERSION = "v1"
-BOARD = CanonicalBoard(cell_px=32, pad_px=16)
+DATA_VERSION = "v2"  # v2: 48 px per space (v1: 32, too coarse for rails' cross ties)
+BOARD = CanonicalBoard(cell_px=48, pad_px=24)
 CORNER_JITTER = 0.04  # sigma of the simulated locator error, in spaces
 _INDEX = {tok: i for i, tok in enumerate(CLASSES)}
 
@@ -67,7 +67,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--n", type=int, default=2000)
     parser.add_argument("--seed", type=int, default=1_000_000,
                         help="photo seeds are seed, seed+1, ... (keep apart from evaluation)")
-    parser.add_argument("--out", type=Path, default=Path("data/boards_v1"))
+    parser.add_argument("--out", type=Path, default=Path("data/v2_a"))
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--part-size", type=int, default=250)
     parser.add_argument("--mp-min", type=float, default=1.0)

@@ -44,25 +44,28 @@ JITTER_PX = 3  # extra border cut around each crop for random re-cropping
 
 
 class CellNet(nn.Module):
-    """A small CNN: 4 conv stages, then a linear layer on the 3 x 3 x C map.
+    """A small CNN on a 72 x 72 crop (48 px space, 12 px context): 5 conv stages, then a
+    linear layer on the 3 x 3 x C map.
 
-    The classifier keeps spatial layout to the end (no global pooling): which sides a stroke
-    reaches is exactly what tells the rotations apart.
+    The first convolution (5 x 5, stride 2) sees the full resolution, where a rail's cross
+    ties are a few pixels apart, but works at half of it, so the net costs no more than one on
+    a 48 px crop. The classifier keeps spatial layout to the end (no global pooling): which
+    sides a stroke reaches is exactly what tells the rotations apart.
     """
 
     def __init__(self, n_classes: int = len(CLASSES), width: int = 24) -> None:
         super().__init__()
 
-        def block(cin: int, cout: int) -> list[nn.Module]:
-            return [nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout),
-                    nn.ReLU(inplace=True)]
+        def block(cin: int, cout: int, kernel: int = 3, stride: int = 1) -> list[nn.Module]:
+            return [nn.Conv2d(cin, cout, kernel, stride=stride, padding=kernel // 2, bias=False),
+                    nn.BatchNorm2d(cout), nn.ReLU(inplace=True)]
 
         w = width
         self.features = nn.Sequential(
-            *block(1, w), nn.MaxPool2d(2),                       # 48 -> 24
-            *block(w, 2 * w), *block(2 * w, 2 * w), nn.MaxPool2d(2),  # -> 12
-            *block(2 * w, 4 * w), *block(4 * w, 4 * w), nn.MaxPool2d(2),  # -> 6
-            *block(4 * w, 4 * w), nn.MaxPool2d(2),               # -> 3
+            *block(1, w, kernel=5, stride=2),                        # 72 -> 36
+            *block(w, 2 * w), nn.MaxPool2d(2),                       # -> 18
+            *block(2 * w, 2 * w), *block(2 * w, 4 * w), nn.MaxPool2d(2),  # -> 9
+            *block(4 * w, 4 * w), nn.MaxPool2d(3),                   # -> 3
         )
         self.head = nn.Sequential(nn.Flatten(), nn.Dropout(0.2),
                                   nn.Linear(4 * w * 9, n_classes))
@@ -88,7 +91,7 @@ class OrienterNet(nn.Module):
 
 
 def train_orienter(wide: np.ndarray, out: Path, seed: int, epochs: int,
-                   val_fraction: float) -> None:
+                   val_fraction: float, data_version: str = "") -> None:
     """Train and export the orienter on wide views (upright); labels from random turns."""
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed + 1)
@@ -135,7 +138,10 @@ def train_orienter(wide: np.ndarray, out: Path, seed: int, epochs: int,
             "classes": "clockwise quarter turns of the view relative to the upright board",
             "view": "vision.orient.WIDE_BOARD, ink darkness", "training_seed": seed,
             "n_training_views": len(train), "validation_accuracy": round(acc, 4),
-            "date": dt.datetime.now(dt.UTC).isoformat(timespec="seconds")}
+            "date": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
+            "data_version": data_version,
+            "recipe": "trained by the same scripts/train_classifier.py run as cell_classifier "
+                      "(see its recipe)"}
     (out / "board_orienter.json").write_text(json.dumps(meta, indent=1) + "\n")
 
 
@@ -258,7 +264,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--batch", type=int, default=256)
     parser.add_argument("--lr", type=float, default=3e-3)
     parser.add_argument("--width", type=int, default=24)
-    parser.add_argument("--margin", type=int, default=8, help="crop context, canonical px")
+    parser.add_argument("--margin", type=int, default=12, help="crop context, canonical px")
     parser.add_argument("--seed", type=int, default=20261129)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--val-fraction", type=float, default=0.05)
@@ -278,7 +284,7 @@ def main(argv: list[str] | None = None) -> int:
     args.out.mkdir(parents=True, exist_ok=True)
     if args.orienter_epochs:
         train_orienter(info["wide"], args.out, args.seed, args.orienter_epochs,
-                       args.val_fraction)
+                       args.val_fraction, str(info["data_version"]))
     split = len(boards) - n_val
     cut = {"cell_px": info["cell_px"], "pad_px": info["pad_px"], "margin_px": args.margin}
     train_x, train_y = cut_crops(boards[:split], labels[:split], **cut)

@@ -30,7 +30,7 @@ def test_generate_then_train_then_run(tmp_path):
                           "--part-size", "4", "--mp-min", "1", "--mp-max", "1.2"]) == 0
     part = data / "part000.npz"
     with np.load(part) as d:
-        assert d["boards"].shape == (4, 256, 256) and d["labels"].shape == (4, 7, 7)
+        assert d["boards"].shape == (4, 384, 384) and d["labels"].shape == (4, 7, 7)
         assert d["wide"].shape[0] == 4
     models = tmp_path / "models"
     assert train.main(["--data", str(part), "--out", str(models), "--epochs", "1",

@@ -20,7 +20,11 @@ def ink_darkness(board_bgr: np.ndarray, cell_px: int) -> np.ndarray:
     The paper estimate is a grey closing (removes strokes thinner than ~half a space) then a
     blur, so uneven light, soft shadows and pale tints divide out.
     """
-    darkest = board_bgr.min(axis=2) if board_bgr.ndim == 3 else board_bgr
+    if board_bgr.ndim == 3:  # the darkest channel (cv2.min: same result, far faster)
+        b, g, r = cv2.split(board_bgr)
+        darkest = cv2.min(cv2.min(b, g), r)
+    else:
+        darkest = board_bgr
     k = max(3, (cell_px // 2) | 1)
     kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (k, k))
     paper = cv2.morphologyEx(darkest, cv2.MORPH_CLOSE, kernel)

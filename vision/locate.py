@@ -1,8 +1,9 @@
 """Find the board's 7 x 7 printed lattice in a photo (up to which corner is the board's top).
 
-1. Candidates: outer contours of dark lines (adaptive threshold after dividing out the
+1. Candidates: contours of dark lines (adaptive threshold after dividing out the
    large-scale brightness) that simplify to a convex quadrilateral - the thick frame, the
-   paper edge, panels.
+   paper edge, panels. Until some guess is sure, more maps add candidates: a more sensitive
+   threshold, then the map eroded (which parts a frame from what thin lines join it to).
 2. Guesses: each candidate itself, and 8-line combs fitted inside it (straightened) to the
    "line coverage" profiles in x and y. Coverage (the fraction of a column that is dark)
    favours long printed lines over drawn routes, which also make lines but offset by half a
@@ -20,6 +21,7 @@ board's top-left.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 import cv2
@@ -30,6 +32,7 @@ from vision.rectify import GRID
 WORK_SIDE = 1000  # the locator works on an image with this long side (or smaller)
 _FIT_CELL = 16  # cell size (px) of the flat views used for fitting
 _MIN_AREA = 0.015  # candidate area as a fraction of the working image
+ZOOM_GAIN = 1.5  # a small board is searched again if its crop is this much finer
 SURE_SCORE = 0.9  # a guess scoring this (confidence 1) needs no more candidates
 PHOTO_EDGES = ("top", "right", "bottom", "left")
 
@@ -462,18 +465,19 @@ def _locate_in(image: np.ndarray) -> LatticeFit | None:
     gray, scale = working_image(image)
     block = max(15, int(max(gray.shape) / 45))
     binary = dark_lines(gray, block)
-    quads = _candidates(binary)
-    guesses = [g for quad in quads for g in _comb_lattices(binary, quad)]
-    scores = [lattice_score(binary, g) for g in guesses]
-    # Faint or glare-washed frames break up at the usual threshold: unless a guess is already
-    # sure, a more sensitive one adds candidates (judged on the usual binary map).
-    if max(scores, default=0.0) < SURE_SCORE:
-        for quad in _candidates(dark_lines(gray, block, contrast=3)):
-            if all(np.abs(quad - q).max() > 0.01 * max(gray.shape) for q in quads):
+    quads: list[np.ndarray] = []
+    guesses: list[np.ndarray] = []
+    scores: list[float] = []
+    for source in _candidate_maps(gray, block, binary):  # each map is made only if needed
+        for quad in _candidates(source):
+            # Only exact repeats are skipped: a comb can fit a quad moved by one pixel better.
+            if all(np.abs(quad - q).max() > 0 for q in quads):
                 quads.append(quad)
                 extra = _comb_lattices(binary, quad)
                 guesses += extra
                 scores += [lattice_score(binary, g) for g in extra]
+        if max(scores, default=0.0) >= SURE_SCORE:
+            break  # a guess is already sure: no need for more candidates
     ranked = [guesses[i] for i in np.argsort(scores)[::-1][:4]]
     # A comb can lock on one space off (a line of Exit marks or panel boxes looks like one
     # more lattice line); try the best guesses shifted by a whole space too.
@@ -496,6 +500,22 @@ def _locate_in(image: np.ndarray) -> LatticeFit | None:
         best.runs_off = lattice_runs_off(binary, best.corners)
     best.corners = (snap_to_frame(gray, best.corners) / scale).astype(np.float32)
     return best
+
+
+def _candidate_maps(gray: np.ndarray, block: int, binary: np.ndarray) -> Iterator[np.ndarray]:
+    """Binary maps to take candidate outlines from, in the order they are tried.
+
+    First the usual map. Faint or glare-washed frames break up at the usual threshold, so
+    next a more sensitive one. Then the usual map eroded by 2, 3 and 4 px: a frame joined to
+    its surroundings by thin lines (the lattice to the Exit marks, the paper edge, a panel, a
+    second sheet) comes apart from them, and the thin lattice lines inside it vanish, so the
+    inside of the thicker frame becomes one hole whose outline is the lattice's.
+    All candidates are judged on the usual map.
+    """
+    yield binary
+    yield dark_lines(gray, block, contrast=3)
+    for size in (2, 3, 4):
+        yield cv2.erode(binary, np.ones((size, size), np.uint8))
 
 
 def _resettle(binary: np.ndarray, fit: LatticeFit) -> LatticeFit:
@@ -528,7 +548,7 @@ def find_lattice(image: np.ndarray) -> LatticeFit | None:
     """The best-agreeing 7 x 7 lattice in a BGR photo, or None when none is found.
 
     When the board is small in the photo, the locator runs again on a crop around it, at a
-    finer scale, and keeps that result if it agrees better.
+    finer scale (at least ZOOM_GAIN times finer), and keeps that result if it agrees better.
     """
     fit = _locate_in(image)
     if fit is None:
@@ -536,10 +556,12 @@ def find_lattice(image: np.ndarray) -> LatticeFit | None:
     h, w = image.shape[:2]
     lo, hi = fit.corners.min(axis=0), fit.corners.max(axis=0)
     extent = float((hi - lo).max())
-    if extent < 0.4 * max(h, w) and max(h, w) > WORK_SIDE:
-        margin = 0.6 * extent
-        x0, y0 = np.maximum(lo - margin, 0).astype(int)
-        x1, y1 = np.minimum(hi + margin, [w, h]).astype(int)
+    margin = 0.6 * extent
+    x0, y0 = np.maximum(lo - margin, 0).astype(int)
+    x1, y1 = np.minimum(hi + margin, [w, h]).astype(int)
+    # Worth a second pass only if the crop is seen at least ZOOM_GAIN times finer.
+    finer = max(h, w) / max(x1 - x0, y1 - y0, WORK_SIDE)
+    if finer >= ZOOM_GAIN:
         zoomed = _locate_in(image[y0:y1, x0:x1])
         if zoomed is not None and zoomed.score > fit.score:
             zoomed.corners = (zoomed.corners + [x0, y0]).astype(np.float32)
