@@ -164,7 +164,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.probs:
         args.probs.parent.mkdir(parents=True, exist_ok=True)
         np.savez_compressed(args.probs, seeds=np.array([s for s, _, _ in studied]),
-                            probs=np.stack([p for _, p, _ in studied]),
+                            probs=np.array([p for _, p, _ in studied], np.float32),
                             truth=np.array([t for _, _, t in studied]),
                             classes=np.array(ModelMeta.load(Path(args.models) / META_FILE).classes))
     fields = sorted({k for r in rows for k in r}, key=lambda k: (k != "seed", k))
