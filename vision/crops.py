@@ -14,17 +14,24 @@ import numpy as np
 from vision.rectify import GRID, CanonicalBoard
 
 
+def darkest_channel(image: np.ndarray) -> np.ndarray:
+    """Per pixel, the darkest of B, G and R (a grey image is returned as it is).
+
+    Ink of any colour is dark in at least one channel, while paper is light in all three.
+    """
+    if image.ndim == 2:
+        return image
+    b, g, r = cv2.split(image)
+    return cv2.min(cv2.min(b, g), r)  # far faster than numpy's min(axis=2), same pixels
+
+
 def ink_darkness(board_bgr: np.ndarray, cell_px: int) -> np.ndarray:
     """Flat-fielded ink darkness (uint8, 0 = paper, 255 = black ink) of a straightened board.
 
     The paper estimate is a grey closing (removes strokes thinner than ~half a space) then a
     blur, so uneven light, soft shadows and pale tints divide out.
     """
-    if board_bgr.ndim == 3:  # the darkest channel (cv2.min: same result, far faster)
-        b, g, r = cv2.split(board_bgr)
-        darkest = cv2.min(cv2.min(b, g), r)
-    else:
-        darkest = board_bgr
+    darkest = darkest_channel(board_bgr)
     k = max(3, (cell_px // 2) | 1)
     kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (k, k))
     paper = cv2.morphologyEx(darkest, cv2.MORPH_CLOSE, kernel)

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
+from vision.crops import darkest_channel
 from vision.rectify import GRID
 
 WORK_SIDE = 1000  # the locator works on an image with this long side (or smaller)
@@ -446,10 +447,7 @@ def working_image(image: np.ndarray) -> tuple[np.ndarray, float]:
     interpolation = cv2.INTER_AREA if scale < 0.6 else cv2.INTER_LINEAR
     small = image if scale == 1.0 else cv2.resize(image, None, fx=scale, fy=scale,
                                                    interpolation=interpolation)
-    if small.ndim == 3:
-        b, g, r = cv2.split(small)
-        small = cv2.min(cv2.min(b, g), r)
-    return np.ascontiguousarray(small), scale
+    return np.ascontiguousarray(darkest_channel(small)), scale
 
 
 def _shift(corners: np.ndarray, dx: int, dy: int) -> np.ndarray:
