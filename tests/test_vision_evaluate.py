@@ -3,28 +3,16 @@
 from __future__ import annotations
 
 import csv
-import importlib.util
 import json
-import sys
-from pathlib import Path
 
 import numpy as np
 
+from tests.project_scripts import load_script
 from vision.decode import decode
-
-ROOT = Path(__file__).resolve().parent.parent
-
-
-def _evaluate_script():
-    spec = importlib.util.spec_from_file_location("evaluate", ROOT / "scripts" / "evaluate.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["evaluate"] = module
-    spec.loader.exec_module(module)
-    return module
 
 
 def test_evaluate_writes_rows_summary_and_probabilities(tmp_path):
-    evaluate = _evaluate_script()
+    evaluate = load_script("evaluate")
     out = tmp_path / "eval.csv"
     assert evaluate.main(["--n", "2", "--seed", "7300000", "--workers", "1", "--megapixels",
                           "2", "--csv", str(out), "--json", str(tmp_path / "eval.json"),

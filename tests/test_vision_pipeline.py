@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
 
@@ -10,6 +9,7 @@ import cv2
 import numpy as np
 import pytest
 
+from tests.project_scripts import load_script
 from vision.annotate import annotated_image
 from vision.classify import CellClassifier
 from vision.crops import ink_darkness, space_crops
@@ -79,10 +79,7 @@ def test_a_turned_space_reads_as_the_turned_token(recognizer):
 
 def test_onnx_matches_pytorch(recognizer):
     torch = pytest.importorskip("torch")
-    spec = importlib.util.spec_from_file_location("train_classifier",
-                                                  ROOT / "scripts" / "train_classifier.py")
-    train = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(train)
+    train = load_script("train_classifier")
     state = torch.load(MODELS_DIR / "cell_classifier.pt", weights_only=True)
     model = train.CellNet(width=int(state["features.0.weight"].shape[0]))
     model.load_state_dict(state)

@@ -2,29 +2,16 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-
 import numpy as np
 
+from tests.project_scripts import load_script
 from vision.classify import CellClassifier
 from vision.model_meta import ModelMeta, mirror_index_map, rotation_index_map
 
-ROOT = Path(__file__).resolve().parent.parent
-
-
-def _script(name: str):
-    spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
 
 def test_generate_then_train_then_run(tmp_path):
-    generate = _script("generate_dataset")
-    train = _script("train_classifier")
+    generate = load_script("generate_dataset")
+    train = load_script("train_classifier")
     data = tmp_path / "data"
     assert generate.main(["--n", "4", "--seed", "4242", "--out", str(data), "--workers", "1",
                           "--part-size", "4", "--mp-min", "1", "--mp-max", "1.2"]) == 0
@@ -51,8 +38,8 @@ def test_data_and_training_are_reproducible(tmp_path):
     """The same seeds give the same data bit for bit, and the same data the same model."""
     import torch
 
-    generate = _script("generate_dataset")
-    train = _script("train_classifier")
+    generate = load_script("generate_dataset")
+    train = load_script("train_classifier")
     parts = []
     for run in ("a", "b"):
         out = tmp_path / f"data_{run}"
@@ -74,7 +61,7 @@ def test_data_and_training_are_reproducible(tmp_path):
 
 
 def test_augmentation_turns_labels_with_the_crops():
-    train = _script("train_classifier")
+    train = load_script("train_classifier")
     size = 48
     j = train.JITTER_PX
     crops = np.zeros((2, size + 2 * j, size + 2 * j), np.uint8)
