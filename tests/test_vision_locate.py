@@ -21,7 +21,21 @@ def _rendered(seed: int):
     7000136,  # strong tilt, the frame merged with its surroundings
 ])
 def test_frame_joined_to_its_surroundings_is_still_found(seed):
-    photo = _rendered(seed)
+    _assert_found(_rendered(seed))
+
+
+@pytest.mark.parametrize("seed", [
+    7000398,  # routes drawn into a corner of the frame cut that corner off its outline
+    7000387,  # pale frame, lattice lines too faint for a comb; Exit marks and paper round it
+    7000238,  # pale frame on a dark table, faint lattice lines
+    7000342,  # small board, glare, a second sheet cut by the photo's edge
+])
+def test_frame_with_faint_lattice_or_a_cut_corner_is_found(seed):
+    _assert_found(_rendered(seed))
+
+
+def _assert_found(photo) -> None:
+    """The locator's corners are within 0.3 space of the true ones."""
     fit = find_lattice(photo.image)
     assert fit is not None and fit.confidence > 0.5
     cell = np.linalg.norm(photo.corners[1] - photo.corners[0]) / 7

@@ -9,8 +9,10 @@ import cv2
 import numpy as np
 import pytest
 
+from tests.project_scripts import load_script
 from vision.partial import find_cut_board
 from vision.recognizer import PhotoError, Recognizer
+from vision.render import render_photo, sample_grid
 
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_photos"
 CUT_FRACTION = 0.4  # of the board's width or height, cut away
@@ -92,3 +94,18 @@ def test_a_lattice_reaching_past_the_photo_edge_is_a_cut_board():
     past_left_and_top = inside - [200, 150]  # 2 spaces past the left, 2.5 past the top
     cut = LatticeFit(corners=past_left_and_top, score=1.0, confidence=1.0)
     assert cut_edges(image, cut, readable=True) == ["top", "left"]
+
+
+@pytest.mark.parametrize("seed", [
+    9400054,  # a third of the columns cut off: the rest once fitted a tall, narrow "lattice"
+    9400081,  # half the rows cut off: a block of two spaces once fitted as a small lattice
+    9400097,  # the second, finer pass once fitted one space as a whole lattice
+])
+def test_part_of_a_lattice_is_not_read_as_a_whole_board(recognizer, seed):
+    # held-out photos of scripts/evaluate_partial.py, cut as it cuts them
+    partial = load_script("evaluate_partial")
+    rng = np.random.default_rng([seed, 5])
+    photo = render_photo(sample_grid(rng), seed=seed, megapixels=float(rng.uniform(1, 4)))
+    image, _ = partial.cut_photo(photo.image, photo.corners, rng)
+    with pytest.raises(PhotoError):
+        recognizer.read(image)

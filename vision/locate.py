@@ -35,6 +35,12 @@ _FIT_CELL = 16  # cell size (px) of the flat views used for fitting
 _MIN_AREA = 0.015  # candidate area as a fraction of the working image
 ZOOM_GAIN = 1.5  # a small board is searched again if its crop is this much finer
 SURE_SCORE = 0.9  # a guess scoring this (confidence 1) needs no more candidates
+# A lattice is a square seen at up to about 45 degrees, and large in the photo (board-spec 3:
+# the board fills at least about a third of the frame; held-out renders: lattice sides from
+# 0.17 of the photo's long side, side ratios up to 1.26). A guess outside these is some other
+# pattern: one space of the lattice, a few columns of a board cut by the photo's edge.
+MIN_LATTICE_SIDE = 0.12  # of the photo's long side
+MAX_LATTICE_ASPECT = 1.6  # longer pair of opposite sides over the shorter pair
 PHOTO_EDGES = ("top", "right", "bottom", "left")
 
 
@@ -61,24 +67,41 @@ def dark_lines(gray: np.ndarray, block: int, contrast: int = 6) -> np.ndarray:
                                  block | 1, contrast)
 
 
-def _quad_from_contour(contour: np.ndarray) -> np.ndarray | None:
-    """Simplify a contour to a convex quadrilateral, or None.
+def _quads_from_contour(contour: np.ndarray, shape: tuple[int, ...]
+                        ) -> tuple[np.ndarray | None, np.ndarray | None]:
+    """The convex quadrilateral a contour's hull outlines, and an extended one (or None).
 
-    The hull is simplified ever more coarsely until it has 4 corners. A frame merged with
-    something beside it (a score box, an Exit mark, a pen) leaves a hull with a corner cut
-    off; then its 4 longest sides, extended to meet, give the quadrilateral.
+    The hull is simplified ever more coarsely until it has 4 corners; if it never does, its
+    4 longest sides, extended to meet, give the quadrilateral. A frame merged with something
+    beside it (a score box, an Exit mark, a pen), or whose corner a drawn route cuts off the
+    hole inside it, has a hull with a corner cut off, which coarse simplification keeps as a
+    corner moved inwards: so the 4 longest sides of the finely simplified hull, extended to
+    meet, are the second answer, unless one of them runs along the photo's edge (a board cut
+    by the edge, not a frame).
     """
     hull = cv2.convexHull(contour)
     perimeter = cv2.arcLength(hull, True)
+    polygon = cv2.approxPolyDP(hull, 0.01 * perimeter, True).reshape(-1, 2).astype(np.float64)
+    extended = _four_longest_sides(polygon, cv2.contourArea(hull)) if len(polygon) > 4 else None
     for eps in (0.01, 0.02, 0.035, 0.05, 0.08, 0.11, 0.14):
         approx = cv2.approxPolyDP(hull, eps * perimeter, True)
         if len(approx) == 4:
-            quad = approx.reshape(4, 2).astype(np.float32)
-            return quad if cv2.isContourConvex(approx) else None
+            if not cv2.isContourConvex(approx):
+                return None, None
+            if extended is not None and _side_on_photo_edge(extended, shape):
+                extended = None
+            return approx.reshape(4, 2).astype(np.float32), extended
         if len(approx) < 4:
             break
-    polygon = cv2.approxPolyDP(hull, 0.01 * perimeter, True).reshape(-1, 2).astype(np.float64)
-    return _four_longest_sides(polygon, cv2.contourArea(hull)) if len(polygon) > 4 else None
+    return extended, None
+
+
+def _side_on_photo_edge(quad: np.ndarray, shape: tuple[int, ...]) -> bool:
+    """Whether a side of ``quad`` lies along an edge of an image of ``shape`` (2 px)."""
+    h, w = shape[:2]
+    ends = [(quad[i], quad[(i + 1) % 4]) for i in range(4)]
+    return any(max(a[k], b[k]) < 2 or min(a[k], b[k]) > limit - 3
+               for a, b in ends for k, limit in ((0, w), (1, h)))
 
 
 def _four_longest_sides(polygon: np.ndarray, area: float) -> np.ndarray | None:
@@ -103,8 +126,10 @@ def _four_longest_sides(polygon: np.ndarray, area: float) -> np.ndarray | None:
     return quad
 
 
-def _candidates(binary: np.ndarray, limit: int = 8) -> list[np.ndarray]:
-    """Quadrilaterals from large contours, largest first."""
+def _candidates(binary: np.ndarray, limit: int = 8) -> tuple[list[np.ndarray],
+                                                            list[np.ndarray]]:
+    """Quadrilaterals from large contours, largest first: their outlines, and the extended
+    outlines of those with a corner cut off (see _quads_from_contour)."""
     h, w = binary.shape
     min_area = _MIN_AREA * h * w
     # A contour lies within its component's bounding box: drop components whose box is too
@@ -116,21 +141,27 @@ def _candidates(binary: np.ndarray, limit: int = 8) -> list[np.ndarray]:
     contours, _ = cv2.findContours(large, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
     big = [c for c in contours if cv2.contourArea(c) > min_area]
     big.sort(key=cv2.contourArea, reverse=True)
-    quads: list[np.ndarray] = []
-    for contour in big[:40]:
-        quad = _quad_from_contour(contour)
-        if quad is None:
-            continue
+    outlines: list[np.ndarray] = []
+    extended: list[np.ndarray] = []
+
+    def add(quad: np.ndarray | None, to: list[np.ndarray]) -> None:
+        if quad is None or len(to) >= limit:
+            return
         quad = _clockwise(quad)
         sides = [np.linalg.norm(quad[i] - quad[(i + 1) % 4]) for i in range(4)]
         if min(sides) < 0.25 * max(sides):
-            continue
-        if any(np.abs(quad - q).max() < 0.01 * max(h, w) for q in quads):
-            continue
-        quads.append(quad)
-        if len(quads) >= limit:
+            return
+        if any(np.abs(quad - q).max() < 0.01 * max(h, w) for q in outlines + extended):
+            return
+        to.append(quad)
+
+    for contour in big[:40]:
+        outline, longer = _quads_from_contour(contour, binary.shape)
+        add(outline, outlines)
+        add(longer, extended)
+        if len(outlines) >= limit:
             break
-    return quads
+    return outlines, extended
 
 
 def _clockwise(quad: np.ndarray) -> np.ndarray:
@@ -215,13 +246,34 @@ def _comb_lattices(binary: np.ndarray, quad: np.ndarray) -> list[np.ndarray]:
                                           [pad + inner - d, pad + inner - d],
                                           [pad + d, pad + inner - d]]))
                for d in (0.0, 0.08 * inner / GRID)]
+    row_combs = _fit_combs(row, lo, hi)
     for x0, xs, _ in _fit_combs(col, lo, hi):
-        for y0, ys, _ in _fit_combs(row, lo, hi):
+        for y0, ys, _ in row_combs:
             if max(xs, ys) > 1.35 * min(xs, ys):
                 continue
             x1, y1 = x0 + GRID * xs, y0 + GRID * ys
             guesses.append(_to_photo(h_mat, np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]])))
+    # Where the lattice's inner lines are too faint for a comb, the frame alone may show:
+    # the strongest line near each side of the candidate.
+    x0, x1 = _outer_lines(col, pad, inner)
+    y0, y1 = _outer_lines(row, pad, inner)
+    frame = _to_photo(h_mat, np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]]))
+    sides = np.linalg.norm(frame - np.roll(frame, -1, axis=0), axis=1)
+    wide, high = sides[0] + sides[2], sides[1] + sides[3]
+    if max(wide, high) <= 1.5 * min(wide, high):  # a square, seen at up to about 45 degrees
+        guesses.append(frame)
     return guesses
+
+
+def _outer_lines(profile: np.ndarray, pad: float, inner: float) -> tuple[float, float]:
+    """The best-covered positions in a candidate's straightened coverage ``profile`` between
+    a third of a space and a quarter of the lattice inside each of its ends (the candidate's
+    own outline, tried as it is elsewhere, is left out)."""
+    near, far = int(pad + 0.3 * inner / GRID), int(pad + 0.25 * inner)
+    first = near + int(np.argmax(profile[near:far]))
+    n = len(profile)
+    last = n - far + int(np.argmax(profile[n - far:n - near]))
+    return float(first), float(last)
 
 
 def _cross_response(dark: np.ndarray, cell: int) -> np.ndarray:
@@ -458,23 +510,32 @@ def _shift(corners: np.ndarray, dx: int, dy: int) -> np.ndarray:
     return cv2.perspectiveTransform(moved, h_mat).reshape(-1, 2)
 
 
-def _locate_in(image: np.ndarray) -> LatticeFit | None:
-    """One pass of the locator on ``image`` (reduced to the working size); photo pixels."""
+def _locate_in(image: np.ndarray, min_side: float) -> LatticeFit | None:
+    """One pass of the locator on ``image`` (reduced to the working size); photo pixels.
+    Lattices with a side shorter than ``min_side`` (pixels of ``image``) are not considered."""
     gray, scale = working_image(image)
+    min_side *= scale
     block = max(15, int(max(gray.shape) / 45))
     binary = dark_lines(gray, block)
     quads: list[np.ndarray] = []
     guesses: list[np.ndarray] = []
     scores: list[float] = []
+    sure = False
     for source in _candidate_maps(gray, block, binary):  # each map is made only if needed
-        for quad in _candidates(source):
-            # Only exact repeats are skipped: a comb can fit a quad moved by one pixel better.
-            if all(np.abs(quad - q).max() > 0 for q in quads):
-                quads.append(quad)
-                extra = _comb_lattices(binary, quad)
-                guesses += extra
-                scores += [lattice_score(binary, g) for g in extra]
-        if max(scores, default=0.0) >= SURE_SCORE:
+        for group in _candidates(source):  # outlines, then extended outlines if still unsure
+            for quad in group:
+                # Only exact repeats are skipped: a comb can fit a quad moved by one pixel
+                # better.
+                if all(np.abs(quad - q).max() > 0 for q in quads):
+                    quads.append(quad)
+                    extra = [g for g in _comb_lattices(binary, quad)
+                             if _plausible(g, min_side)]
+                    guesses += extra
+                    scores += [lattice_score(binary, g) for g in extra]
+            sure = max(scores, default=0.0) >= SURE_SCORE
+            if sure:
+                break
+        if sure:
             break  # a guess is already sure: no need for more candidates
     ranked = [guesses[i] for i in np.argsort(scores)[::-1][:4]]
     # A comb can lock on one space off (a line of Exit marks or panel boxes looks like one
@@ -485,6 +546,8 @@ def _locate_in(image: np.ndarray) -> LatticeFit | None:
     best: LatticeFit | None = None
     for guess in ranked + shifted:
         for corners in (guess, _refine(binary, guess)):
+            if not _plausible(corners, min_side):
+                continue
             score = lattice_score(binary, corners)
             if best is None or score > best.score:
                 best = LatticeFit(corners=corners, score=score, confidence=_confidence(score))
@@ -492,12 +555,19 @@ def _locate_in(image: np.ndarray) -> LatticeFit | None:
         return None
     best.runs_on = lattice_runs_on(binary, best.corners)
     if best.runs_on:
-        best = _resettle(binary, best)
+        best = _resettle(binary, best, min_side)
     if best.runs_on:  # still: is it a board cut by the photo's edge?
         best.runs_on = lattice_runs_on(binary, best.corners, clear_gaps=True)
         best.runs_off = lattice_runs_off(binary, best.corners)
     best.corners = (snap_to_frame(gray, best.corners) / scale).astype(np.float32)
     return best
+
+
+def _plausible(corners: np.ndarray, min_side: float) -> bool:
+    """Whether ``corners`` could outline a board's lattice: square enough, sides long enough."""
+    sides = np.linalg.norm(corners - np.roll(corners, -1, axis=0), axis=1)
+    pairs = sorted((sides[0] + sides[2], sides[1] + sides[3]))
+    return sides.min() >= min_side and pairs[1] <= MAX_LATTICE_ASPECT * pairs[0]
 
 
 def _candidate_maps(gray: np.ndarray, block: int, binary: np.ndarray) -> Iterator[np.ndarray]:
@@ -516,7 +586,7 @@ def _candidate_maps(gray: np.ndarray, block: int, binary: np.ndarray) -> Iterato
         yield cv2.erode(binary, np.ones((size, size), np.uint8))
 
 
-def _resettle(binary: np.ndarray, fit: LatticeFit) -> LatticeFit:
+def _resettle(binary: np.ndarray, fit: LatticeFit, min_side: float) -> LatticeFit:
     """A fit whose lines run on past a side may be part of a larger lattice: try it moved by
     up to two spaces each way (inside the image); keep a move whose lines run on past fewer
     sides and that scores at least as well (the fewest such sides, then the best score)."""
@@ -529,7 +599,7 @@ def _resettle(binary: np.ndarray, fit: LatticeFit) -> LatticeFit:
             moved = _shift(fit.corners, dx, dy)
             for corners in (moved, _refine(binary, moved)):
                 if corners.min() < 0 or (corners[:, 0] > w - 1).any() or \
-                        (corners[:, 1] > h - 1).any():
+                        (corners[:, 1] > h - 1).any() or not _plausible(corners, min_side):
                     continue
                 score = lattice_score(binary, corners)
                 if score < fit.score:
@@ -548,10 +618,11 @@ def find_lattice(image: np.ndarray) -> LatticeFit | None:
     When the board is small in the photo, the locator runs again on a crop around it, at a
     finer scale (at least ZOOM_GAIN times finer), and keeps that result if it agrees better.
     """
-    fit = _locate_in(image)
+    h, w = image.shape[:2]
+    min_side = MIN_LATTICE_SIDE * max(h, w)
+    fit = _locate_in(image, min_side)
     if fit is None:
         return None
-    h, w = image.shape[:2]
     lo, hi = fit.corners.min(axis=0), fit.corners.max(axis=0)
     extent = float((hi - lo).max())
     margin = 0.6 * extent
@@ -560,7 +631,7 @@ def find_lattice(image: np.ndarray) -> LatticeFit | None:
     # Worth a second pass only if the crop is seen at least ZOOM_GAIN times finer.
     finer = max(h, w) / max(x1 - x0, y1 - y0, WORK_SIDE)
     if finer >= ZOOM_GAIN:
-        zoomed = _locate_in(image[y0:y1, x0:x1])
+        zoomed = _locate_in(image[y0:y1, x0:x1], min_side)
         if zoomed is not None and zoomed.score > fit.score:
             zoomed.corners = (zoomed.corners + [x0, y0]).astype(np.float32)
             at_photo_edge = {"top": y0 == 0, "right": x1 == w, "bottom": y1 == h, "left": x0 == 0}

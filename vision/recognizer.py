@@ -31,6 +31,7 @@ from vision.rectify import GRID, CanonicalBoard, warp_board
 __all__ = ["PhotoError", "PhotoReading", "Recognizer"]
 
 MIN_LOCATE_CONFIDENCE = 0.3  # below this the photo is reported as showing no board
+LOCATE_REVIEW_BELOW = 0.5  # a board found less surely is read, with a warning
 # What was found is no readable board when more spaces than this are doubtful, or when its top
 # side is unclear (no readable Exit marks: a coin flip) and it also reads as blank or has more
 # than MAX_REVIEW_UNORIENTED doubtful spaces. Held-out rendered boards: at most 13 doubtful
@@ -119,7 +120,9 @@ class Recognizer:
             confidence = orientation_confidence = 1.0
         else:
             fit = find_lattice(image)
-            readable = fit is not None and fit.confidence >= MIN_LOCATE_CONFIDENCE
+            # A doubtful fit whose lines run on past a side is part of a larger lattice.
+            readable = fit is not None and fit.confidence >= MIN_LOCATE_CONFIDENCE and not (
+                fit.runs_on and fit.confidence < LOCATE_REVIEW_BELOW)
             edges = cut_edges(image, fit, readable)
             if edges:
                 raise PhotoError(describe_cut(name, edges))
@@ -129,6 +132,9 @@ class Recognizer:
             board_corners = orientation.corners
             confidence = fit.confidence
             orientation_confidence = orientation.confidence
+            if confidence < LOCATE_REVIEW_BELOW:
+                warnings.append(f"the board was found with little confidence ({confidence:.2f}); "
+                                "check that the read grid is this board's")
             if orientation_confidence < ORIENT_REVIEW_BELOW:
                 warnings.append(f"unsure which side is the board's top "
                                 f"({orientation_confidence:.2f}); check the grid is not turned")
