@@ -9,7 +9,7 @@ never exact), and stored as flat-fielded ink darkness exactly as inference compu
 
 - ``boards``: (N, S, S) uint8, the lattice at ``cell_px`` per space with ``pad_px`` around;
 - ``wide``: (N, W, W) uint8, a small view with 2.5 spaces of margin (for the orienter);
-- ``labels``: (N, 7, 7) class indices (vision.model_meta.CLASSES; -1 for other tokens).
+- ``labels``: (N, 7, 7) class indices (vision.model_meta.CLASSES; -1 for tokens outside them).
 
 Written in parts of ``--part-size`` photos, so an interrupted run keeps what it made.
 """
@@ -36,7 +36,7 @@ from vision.orient import WIDE_BOARD
 from vision.rectify import CanonicalBoard, warp_board
 from vision.render import RENDERER_VERSION, render_photo, sample_grid
 
-DATA_VERSION = "v2"  # v2: 48 px per space (v1: 32, too coarse for rails' cross ties)
+DATA_VERSION = "v3"  # v3: labels for all 83 classes (v2: 51; v1: 32 px per space)
 BOARD = CanonicalBoard(cell_px=48, pad_px=24)
 CORNER_JITTER = 0.04  # sigma of the simulated locator error, in spaces
 _INDEX = {tok: i for i, tok in enumerate(CLASSES)}

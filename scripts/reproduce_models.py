@@ -30,8 +30,8 @@ from vision.model_meta import META_FILE, ModelMeta
 
 # (folder, first photo seed, photos, largest photo in megapixels)
 DATASETS = [
-    ("v2_a", 1_002_400, 400, 2.5),
-    ("v2_b", 1_003_000, 5_200, 5.0),
+    ("v3_a", 1_002_400, 400, 2.5),
+    ("v3_b", 1_003_000, 5_200, 5.0),
 ]
 TRAINING = ["--epochs", "5", "--width", "16", "--orienter-epochs", "10", "--threads", "2",
             "--seed", "20261129"]

@@ -179,7 +179,7 @@ def cut_crops(boards: np.ndarray, labels: np.ndarray, cell_px: int, pad_px: int,
     board = CanonicalBoard(cell_px=cell_px, pad_px=pad_px)
     crops = np.concatenate([space_crops(b, board, margin_px + JITTER_PX) for b in boards])
     flat = labels.reshape(-1).astype(np.int64)
-    known = flat >= 0  # tokens outside the 51 classes (odd drawings) are left out
+    known = flat >= 0  # tokens outside the classes (none in the v3 data) are left out
     return crops[known], flat[known]
 
 

@@ -120,11 +120,11 @@ def _rectify(photo, cell: int = CELL) -> np.ndarray:
 @pytest.mark.parametrize(
     "grid_index, seed, overrides",
     [
-        (0, 11, dict(rotation=0.0, tilt=0.0)),
-        (1, 12, dict(rotation=180.0, tilt=38.0)),
-        (2, 13, dict(rotation=97.0, tilt=25.0)),
-        (0, 14, dict(rotation=270.0, tilt=35.0, marker="red")),
-        (1, 15, dict(rotation=33.0, tilt=15.0, marker="blue")),
+        (0, 11, {"rotation": 0.0, "tilt": 0.0}),
+        (1, 12, {"rotation": 180.0, "tilt": 38.0}),
+        (2, 13, {"rotation": 97.0, "tilt": 25.0}),
+        (0, 14, {"rotation": 270.0, "tilt": 35.0, "marker": "red"}),
+        (1, 15, {"rotation": 33.0, "tilt": 15.0, "marker": "blue"}),
     ],
 )
 def test_corners_put_piece_ends_on_side_midpoints(

@@ -25,7 +25,7 @@ def test_evaluate_writes_rows_summary_and_probabilities(tmp_path):
     assert found, "neither photo was read"
     saved = np.load(tmp_path / "probs.npz")
     assert list(saved["seeds"]) == [int(r["seed"]) for r in found]
-    assert saved["probs"].shape == (len(found), 7, 7, 51) and saved["truth"].shape[1:] == (7, 7)
+    assert saved["probs"].shape == (len(found), 7, 7, len(saved["classes"])) and saved["truth"].shape[1:] == (7, 7)
     # Decoding the saved probabilities again gives the reading the CSV row describes.
     classes = list(saved["classes"])
     for row, probs, truth in zip(found, saved["probs"], saved["truth"]):

@@ -6,10 +6,13 @@ import cv2
 import numpy as np
 import pytest
 
+from scoring.space import parse_token
 from vision.crops import ink_darkness, space_crops
 from vision.decode import decode
 from vision.model_meta import (
+    BASE_CLASSES,
     CLASSES,
+    ODD_CLASSES,
     mirror_index_map,
     mirror_token,
     rotate_token,
@@ -17,11 +20,16 @@ from vision.model_meta import (
 )
 from vision.orient import EXIT_VIEW, exit_axis_evidence
 from vision.rectify import CanonicalBoard, order_corners, rotate_corners, warp_board
+from vision.render import BASE_TOKENS
 
 
-def test_classes_are_the_51_base_game_states():
-    assert len(CLASSES) == 51 == len(set(CLASSES))
+def test_classes_are_every_drawable_side_combination():
+    assert len(CLASSES) == 83 == len(set(CLASSES))
     assert CLASSES[0] == "."
+    assert CLASSES[:51] == BASE_CLASSES and set(BASE_CLASSES) == set(BASE_TOKENS)
+    assert {"H___", "___R", "HR_H", "_RRH"} <= set(ODD_CLASSES)  # dead ends, 3-way stations
+    for token in ODD_CLASSES:
+        assert parse_token(token).token == token
 
 
 def test_turns_and_mirrors_stay_in_the_classes():
@@ -33,8 +41,8 @@ def test_turns_and_mirrors_stay_in_the_classes():
     assert rotate_token("H__R", 1) == "RH__"
     assert rotate_token("HRHRo", 1) == "RHRHo"
     assert mirror_token("HR__") == "H__R"
-    assert sorted(rotation_index_map(1)) == list(range(51))
-    assert sorted(mirror_index_map()) == list(range(51))
+    assert sorted(rotation_index_map(1)) == list(range(len(CLASSES)))
+    assert sorted(mirror_index_map()) == list(range(len(CLASSES)))
 
 
 def _board_photo() -> tuple[np.ndarray, np.ndarray, CanonicalBoard]:

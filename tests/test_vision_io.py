@@ -46,7 +46,7 @@ def test_missing_file(tmp_path):
 
 
 def test_truncated_jpeg(tmp_path):
-    ok, buf = cv2.imencode(".jpg", _picture(800, 600))
+    _, buf = cv2.imencode(".jpg", _picture(800, 600))
     path = tmp_path / "cut.jpg"
     path.write_bytes(buf.tobytes()[: len(buf) // 2])
     assert "truncated" in _one_line_error(path)
@@ -80,7 +80,7 @@ def test_exif_orientation_is_honoured(tmp_path):
     image = load_photo(path).image
     assert image.shape[:2] == (400, 300)  # portrait after the turn
     # after a clockwise turn, the red top-left block is at the top-right
-    b, g, r = image[20, -20].astype(int)
+    b, _, r = image[20, -20].astype(int)
     assert r > 150 and b < 100
 
 
@@ -111,7 +111,7 @@ def test_webp_and_heif_load(tmp_path):
     for name in ("pic.webp", "pic.heic"):
         image = load_photo(tmp_path / name).image
         assert image.shape == (300, 400, 3)
-        b, g, r = image[20, 20].astype(int)
+        b, _, r = image[20, 20].astype(int)
         assert r > 150 and b < 100, name
 
 

@@ -9,11 +9,13 @@ import cv2
 import numpy as np
 import pytest
 
+from scoring.board import Board
+from scoring.engine import score_board
 from tests.project_scripts import load_script
 from vision.annotate import annotated_image
 from vision.classify import CellClassifier
 from vision.crops import ink_darkness, space_crops
-from vision.model_meta import MODELS_DIR, rotate_token
+from vision.model_meta import BASE_CLASSES, CLASSES, MODELS_DIR, rotate_token
 from vision.recognizer import PhotoError, Recognizer
 from vision.rectify import warp_board
 
@@ -40,8 +42,21 @@ def test_sample_photo_reads_as_its_truth(recognizer, photo):
     assert reading.grid_lines() == _truth(photo)["grid"]
     assert reading.confidence > 0.5
     assert set(reading.timings) >= {"load", "locate", "rectify", "classify", "decode"}
-    assert reading.probs.shape == (7, 7, 51)
+    assert reading.probs.shape == (7, 7, len(CLASSES))
     np.testing.assert_allclose(reading.probs.sum(axis=2), 1.0, atol=1e-4)
+
+
+def test_drawings_no_die_gives_are_read_as_drawn(recognizer):
+    # board_11: a game with dead ends and three-way stations drawn by mistake
+    photo = ROOT / "sample_photos" / "board_11.jpg"
+    truth = _truth(photo)
+    odd = [(r, c, token) for r, line in enumerate(truth["grid"])
+           for c, token in enumerate(line.split()) if token not in BASE_CLASSES]
+    assert {len(token.replace("_", "")) for _, _, token in odd} == {1, 3}
+    reading = recognizer.read(photo)
+    assert [reading.grid[r][c] for r, c, _ in odd] == [token for _, _, token in odd]
+    score = score_board(Board.from_tokens(reading.grid)).to_json()
+    assert score == truth["expected_score"]
 
 
 def test_corners_given_by_hand_skip_locating(recognizer):
@@ -81,7 +96,8 @@ def test_onnx_matches_pytorch(recognizer):
     torch = pytest.importorskip("torch")
     train = load_script("train_classifier")
     state = torch.load(MODELS_DIR / "cell_classifier.pt", weights_only=True)
-    model = train.CellNet(width=int(state["features.0.weight"].shape[0]))
+    model = train.CellNet(n_classes=int(state["head.2.weight"].shape[0]),
+                          width=int(state["features.0.weight"].shape[0]))
     model.load_state_dict(state)
     model.eval()
     crops, _ = _sample_crops(recognizer, SAMPLES[2])
@@ -95,7 +111,7 @@ def test_model_files_are_small_and_described():
     assert (MODELS_DIR / "cell_classifier.onnx").stat().st_size <= 2_000_000
     classifier = CellClassifier.load(MODELS_DIR)
     meta = classifier.meta
-    assert len(meta.classes) == 51 and meta.input_size == meta.cell_px + 2 * meta.margin_px
+    assert meta.classes == list(CLASSES) and meta.input_size == meta.cell_px + 2 * meta.margin_px
     assert meta.n_training_samples > 0 and meta.training_seed and meta.date
 
 

@@ -6,7 +6,7 @@ import numpy as np
 
 from tests.project_scripts import load_script
 from vision.classify import CellClassifier
-from vision.model_meta import ModelMeta, mirror_index_map, rotation_index_map
+from vision.model_meta import CLASSES, ModelMeta, mirror_index_map, rotation_index_map
 
 
 def test_generate_then_train_then_run(tmp_path):
@@ -27,7 +27,7 @@ def test_generate_then_train_then_run(tmp_path):
     classifier = CellClassifier.load(models)
     crops = np.zeros((49, meta.input_size, meta.input_size), np.uint8)
     probs = classifier.probabilities(crops, turns=4)
-    assert probs.shape == (49, 51)
+    assert probs.shape == (49, len(CLASSES))
     np.testing.assert_allclose(probs.sum(axis=1), 1.0, atol=1e-4)
     assert (models / "board_orienter.onnx").exists()
     assert meta.data_version.endswith("4 photos, seeds 4242-4245")

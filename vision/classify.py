@@ -21,8 +21,9 @@ class CellClassifier:
     def __init__(self, session, meta: ModelMeta) -> None:
         self.session = session
         self.meta = meta
-        # turned[k][i]: the class index of class i turned clockwise k quarter turns
-        self._turned = [np.array(rotation_index_map(k)) for k in range(4)]
+        # turned[k][i]: the class index of class i turned clockwise k quarter turns (in the
+        # model's own class list, which its metadata carries)
+        self._turned = [np.array(rotation_index_map(k, meta.classes)) for k in range(4)]
 
     @classmethod
     def load(cls, models_dir: Path, threads: int = 1) -> CellClassifier:

@@ -6,7 +6,9 @@ normalisation) is read from ``models/cell_classifier.json``, so the two cannot d
 
 from __future__ import annotations
 
+import itertools
 import json
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -20,8 +22,8 @@ _STRAIGHTS = ["H_H_", "_H_H"]
 _CURVES = ["HH__", "_HH_", "__HH", "H__H"]
 _TEES = ["HHH_", "_HHH", "H_HH", "HH_H"]
 
-# The 51 classes: empty + the 50 base-game space states (board-spec 4.1 notation).
-CLASSES: tuple[str, ...] = tuple(
+# The 51 base-game classes: empty + the 50 base-game space states (board-spec 4.1 notation).
+BASE_CLASSES: tuple[str, ...] = tuple(
     ["."]
     + _STRAIGHTS + _CURVES + _TEES
     + [t.replace("H", "R") for t in _STRAIGHTS + _CURVES + _TEES]
@@ -35,6 +37,18 @@ CLASSES: tuple[str, ...] = tuple(
     + ["HHRR", "RHHR", "RRHH", "HRRH"]
     + ["HRHR", "RHRH"]
 )
+
+# The 32 drawings that no die or Special Route gives but a player can still draw, and the
+# scorer must see to report them (they break the drawing rules): the 8 dead ends (one side)
+# and the 24 three-way stations (highway and railway meeting on three sides).
+ODD_CLASSES: tuple[str, ...] = tuple(
+    t for t in ("".join(sides) for sides in itertools.product("HR_", repeat=4))
+    if t != "____" and t not in BASE_CLASSES
+)
+
+# What the classifier reads: every side combination of board-spec 4.1 (3^4 - 1 drawn ones,
+# with the two overpasses beside their stations) and empty: 83 classes, base ones first.
+CLASSES: tuple[str, ...] = BASE_CLASSES + ODD_CLASSES
 
 
 def rotate_token(token: str, quarter_turns: int = 1) -> str:
@@ -51,19 +65,19 @@ def mirror_token(token: str) -> str:
     return n + w + s + e + token[4:]
 
 
-def _index_map(transform) -> list[int]:
-    index = {tok: i for i, tok in enumerate(CLASSES)}
-    return [index[transform(tok)] for tok in CLASSES]
+def _index_map(transform, classes: Sequence[str]) -> list[int]:
+    index = {tok: i for i, tok in enumerate(classes)}
+    return [index[transform(tok)] for tok in classes]
 
 
-def rotation_index_map(quarter_turns: int) -> list[int]:
-    """``m[i]`` = class index of class ``i`` turned clockwise ``quarter_turns`` times."""
-    return _index_map(lambda t: rotate_token(t, quarter_turns))
+def rotation_index_map(quarter_turns: int, classes: Sequence[str] = CLASSES) -> list[int]:
+    """``m[i]`` = index in ``classes`` of class ``i`` turned clockwise ``quarter_turns`` times."""
+    return _index_map(lambda t: rotate_token(t, quarter_turns), classes)
 
 
-def mirror_index_map() -> list[int]:
-    """``m[i]`` = class index of class ``i`` mirrored left-right."""
-    return _index_map(mirror_token)
+def mirror_index_map(classes: Sequence[str] = CLASSES) -> list[int]:
+    """``m[i]`` = index in ``classes`` of class ``i`` mirrored left-right."""
+    return _index_map(mirror_token, classes)
 
 
 @dataclass

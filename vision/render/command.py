@@ -84,7 +84,7 @@ def render_many(
     "--expansions", is_flag=True, help="mix expansion drawings (rivers, lakes...) into the boards"
 )
 @click.option(
-    "--samples", is_flag=True, help="write the ten fixed sample photos board_01..board_10 instead"
+    "--samples", is_flag=True, help="write the fixed sample photos (sample_photos/board_NN) instead"
 )
 def render(
     out_dir: Path,

@@ -1,4 +1,5 @@
-"""The ten photos in sample_photos/: legal games across the conditions of board-spec section 3."""
+"""The photos in sample_photos/: legal games across the conditions of board-spec section 3, and
+one game with drawings that break the rules (dead ends, three-way stations)."""
 
 from __future__ import annotations
 
@@ -6,10 +7,11 @@ from pathlib import Path
 
 import numpy as np
 
-# (name, board seed, photo seed, forced conditions)
-SAMPLES: tuple[tuple[str, int, int, dict], ...] = (
+# (name, board kind, board seed, photo seed, forced conditions); kind "game" is a legal game
+# (games.play_game), "illegal" one with odd drawings (games.illegal_board)
+SAMPLES: tuple[tuple[str, str, int, int, dict], ...] = (
     (
-        "board_01",
+        "board_01", "game",
         101,
         1,
         {
@@ -23,30 +25,37 @@ SAMPLES: tuple[tuple[str, int, int, dict], ...] = (
             "fill": 0.95,
         },
     ),
-    ("board_02", 102, 2, {"megapixels": 3.0, "tilt": 38.0, "rotation": 12.0, "fill": 0.9}),
-    ("board_03", 103, 3, {"megapixels": 3.0, "tilt": 12.0, "rotation": 180.0, "fill": 0.85}),
-    ("board_04", 104, 4, {"megapixels": 3.0, "tilt": 10.0, "rotation": 90.0, "fill": 0.9}),
+    ("board_02", "game", 102, 2,
+     {"megapixels": 3.0, "tilt": 38.0, "rotation": 12.0, "fill": 0.9}),
+    ("board_03", "game", 103, 3,
+     {"megapixels": 3.0, "tilt": 12.0, "rotation": 180.0, "fill": 0.85}),
+    ("board_04", "game", 104, 4,
+     {"megapixels": 3.0, "tilt": 10.0, "rotation": 90.0, "fill": 0.9}),
     (
-        "board_05",
+        "board_05", "game",
         105,
         5,
         {"megapixels": 3.0, "tilt": 18.0, "light": "dim", "fill": 0.9, "aspect": 4 / 3},
     ),
     (
-        "board_06",
+        "board_06", "game",
         106,
         6,
         {"megapixels": 3.0, "tilt": 20.0, "light": "uneven", "glare": 0.9, "fill": 0.85},
     ),
-    ("board_07", 107, 7, {"megapixels": 3.0, "tilt": 15.0, "marker": "dark_blue", "fill": 0.9}),
-    ("board_08", 108, 8, {"megapixels": 1.0, "tilt": 20.0, "fill": 0.85}),
-    ("board_09", 109, 9, {"megapixels": 12.0, "tilt": 25.0, "fill": 0.8}),
-    ("board_10", 110, 26, {"megapixels": 3.0, "tilt": 22.0, "clutter": True, "fill": 0.65}),
+    ("board_07", "game", 107, 7,
+     {"megapixels": 3.0, "tilt": 15.0, "marker": "dark_blue", "fill": 0.9}),
+    ("board_08", "game", 108, 8, {"megapixels": 1.0, "tilt": 20.0, "fill": 0.85}),
+    ("board_09", "game", 109, 9, {"megapixels": 12.0, "tilt": 25.0, "fill": 0.8}),
+    ("board_10", "game", 110, 26,
+     {"megapixels": 3.0, "tilt": 22.0, "clutter": True, "fill": 0.65}),
+    ("board_11", "illegal", 111, 11,
+     {"megapixels": 3.0, "tilt": 16.0, "rotation": 270.0, "fill": 0.85}),
 )
 
 
 def write_samples(out: Path, quality: int = 85) -> list[Path]:
-    """Render the ten sample photos into ``out`` as board_NN.jpg + board_NN.json.
+    """Render the sample photos into ``out`` as board_NN.jpg + board_NN.json.
 
     Each truth file also gets ``expected_score``: the board-spec 4.3 ``score`` object that the
     scorer gives for the drawn grid, so the samples document what rink should print.
@@ -58,13 +67,14 @@ def write_samples(out: Path, quality: int = 85) -> list[Path]:
     from scoring.board import Board
     from scoring.engine import score_board
 
-    from .games import play_game
+    from .games import illegal_board, play_game
     from .photo import render_photo
 
     cv2.setNumThreads(1)
     written = []
-    for name, board_seed, photo_seed, forced in SAMPLES:
-        board = play_game(np.random.default_rng(board_seed))
+    make_board = {"game": play_game, "illegal": illegal_board}
+    for name, kind, board_seed, photo_seed, forced in SAMPLES:
+        board = make_board[kind](np.random.default_rng(board_seed))
         photo = render_photo(board.grid, seed=photo_seed, rounds=board.rounds, **forced)
         photo.conditions.update(board_kind=board.kind, board_seed=board_seed)
         image_path = photo.save(out / f"{name}.jpg", jpeg_quality=quality)
