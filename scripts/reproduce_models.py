@@ -5,7 +5,8 @@
 This is the recipe that produced ``models/cell_classifier.*`` and ``models/board_orienter.*``
 (their metadata records it). On 2 CPU cores: about 15 minutes to render and straighten the
 5,600 training photos (about 830 MB), then about 60 minutes of training (the orienter, then
-the cell classifier for 5 epochs); the shipped run took 73 minutes in all. Everything follows
+the cell classifier for 5 epochs; the shipped run's training took 67 minutes with other work
+on the machine, on data version 2's parts relabelled: the same pixels). Everything follows
 from the seeds below, so a rerun gives the same data bit for bit and, on the same torch build
 and thread count, the same models.
 
