@@ -1,7 +1,7 @@
 """Render training boards and straighten them: the classifier's (and orienter's) training data.
 
     nice -n 10 .venv/bin/python scripts/generate_dataset.py --n 2000 --seed 1000000 \
-        --out data/v2_a
+        --out data/v3_a
 
 Each photo comes from ``vision.render`` (a random board from ``sample_grid``, random
 conditions), is straightened with its true corners plus a small random error (the locator is
@@ -67,7 +67,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--n", type=int, default=2000)
     parser.add_argument("--seed", type=int, default=1_000_000,
                         help="photo seeds are seed, seed+1, ... (keep apart from evaluation)")
-    parser.add_argument("--out", type=Path, default=Path("data/v2_a"))
+    parser.add_argument("--out", type=Path, default=Path("data/v3_a"))
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--part-size", type=int, default=250)
     parser.add_argument("--mp-min", type=float, default=1.0)

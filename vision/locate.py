@@ -257,11 +257,7 @@ def _comb_lattices(binary: np.ndarray, quad: np.ndarray) -> list[np.ndarray]:
     # the strongest line near each side of the candidate.
     x0, x1 = _outer_lines(col, pad, inner)
     y0, y1 = _outer_lines(row, pad, inner)
-    frame = _to_photo(h_mat, np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]]))
-    sides = np.linalg.norm(frame - np.roll(frame, -1, axis=0), axis=1)
-    wide, high = sides[0] + sides[2], sides[1] + sides[3]
-    if max(wide, high) <= 1.5 * min(wide, high):  # a square, seen at up to about 45 degrees
-        guesses.append(frame)
+    guesses.append(_to_photo(h_mat, np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]])))
     return guesses
 
 

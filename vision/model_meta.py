@@ -38,9 +38,9 @@ BASE_CLASSES: tuple[str, ...] = tuple(
     + ["HRHR", "RHRH"]
 )
 
-# The 32 drawings that no die or Special Route gives but a player can still draw, and the
-# scorer must see to report them (they break the drawing rules): the 8 dead ends (one side)
-# and the 24 three-way stations (highway and railway meeting on three sides).
+# The 32 drawings that no die or Special Route gives but a player can still draw by mistake:
+# the 8 dead ends (one side) and the 24 three-way stations (highway and railway meeting on
+# three sides). They are read as drawn, so that the score counts their loose ends as Errors.
 ODD_CLASSES: tuple[str, ...] = tuple(
     t for t in ("".join(sides) for sides in itertools.product("HR_", repeat=4))
     if t != "____" and t not in BASE_CLASSES
