@@ -27,7 +27,7 @@ from vision.model_meta import MODELS_DIR
 from vision.recognizer import TTA_SURE, PhotoError, Recognizer
 from vision.render import render_photo, sample_grid
 
-STAGES = ("load", "locate", "rectify", "classify", "decode", "total")
+STAGES = ("load", "locate", "rectify", "orient", "classify", "decode", "total")
 
 
 def main(argv: list[str] | None = None) -> int:

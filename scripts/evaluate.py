@@ -31,7 +31,7 @@ from vision.model_meta import META_FILE, MODELS_DIR, ModelMeta, rotate_token
 from vision.recognizer import TTA_SURE, PhotoError, Recognizer
 from vision.render import render_photo, sample_grid
 
-STAGES = ("load", "locate", "rectify", "classify", "decode", "total")
+STAGES = ("load", "locate", "rectify", "orient", "classify", "decode", "total")
 _recognizer: Recognizer | None = None
 
 

@@ -76,20 +76,28 @@ def main(argv: list[str] | None = None) -> int:
 
     args.out.mkdir(parents=True, exist_ok=True)
     start = time.time()
-    with Pool(args.workers) as pool:
+    # One worker renders in this process (no fork: safe inside a test run that has already
+    # started onnxruntime or OpenCV threads).
+    pool = Pool(args.workers) if args.workers > 1 else None
+    mapper = pool.map if pool is not None else lambda fn, jobs: [fn(job) for job in jobs]
+    try:
         for part, first in enumerate(range(0, args.n, args.part_size)):
             path = args.out / f"part{part:03d}.npz"
             if path.exists():
                 print(f"{path} exists, skipped", flush=True)
                 continue
             seeds = range(args.seed + first, args.seed + min(first + args.part_size, args.n))
-            results = pool.map(_worker, [(s, (args.mp_min, args.mp_max)) for s in seeds])
+            results = mapper(_worker, [(s, (args.mp_min, args.mp_max)) for s in seeds])
             boards, wide, labels = (np.stack(x) for x in zip(*results))
             np.savez(path, boards=boards, wide=wide, labels=labels, cell_px=BOARD.cell_px,
                      pad_px=BOARD.pad_px, data_version=DATA_VERSION,
                      renderer_version=RENDERER_VERSION,
                      seeds=np.array(list(seeds)))
             print(f"{path}: {len(seeds)} photos, {time.time() - start:.0f}s", flush=True)
+    finally:
+        if pool is not None:
+            pool.close()
+            pool.join()
     print(f"done: {args.n} photos in {time.time() - start:.0f}s")
     return 0
 

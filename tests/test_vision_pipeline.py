@@ -41,7 +41,7 @@ def test_sample_photo_reads_as_its_truth(recognizer, photo):
     reading = recognizer.read(photo)
     assert reading.grid_lines() == _truth(photo)["grid"]
     assert reading.confidence > 0.5
-    assert set(reading.timings) >= {"load", "locate", "rectify", "classify", "decode"}
+    assert set(reading.timings) >= {"load", "locate", "rectify", "orient", "classify", "decode"}
     assert reading.probs.shape == (7, 7, len(CLASSES))
     np.testing.assert_allclose(reading.probs.sum(axis=2), 1.0, atol=1e-4)
 

@@ -1,6 +1,6 @@
 """Which side of a found lattice is the board's printed top.
 
-Two pieces of evidence, multiplied as probabilities over the four quarter turns:
+Three pieces of evidence, multiplied as probabilities over the four quarter turns:
 
 - the Exit marks (RULINGS.md): top and bottom sides carry highway, railway, highway at the
   2nd, 4th and 6th spaces; left and right carry railway, highway, railway. A railway stub
@@ -8,7 +8,10 @@ Two pieces of evidence, multiplied as probabilities over the four quarter turns:
   a half turn;
 - a small CNN (``models/board_orienter.onnx``) on a straightened view with 2.5 spaces of
   margin, which sees the Exit marks and the printed artwork (Special Routes panel above the
-  grid, score table below) and so also tells top from bottom.
+  grid, score table below) and so also tells top from bottom;
+- the round numbers written in the spaces' corner boxes (vision/round_numbers.py), upright on
+  the board, which tell top from bottom on their own wherever the players wrote them; read
+  when the first two leave the top unsure.
 """
 
 from __future__ import annotations
@@ -23,12 +26,16 @@ import numpy as np
 from vision.crops import ink_darkness
 from vision.locate import exit_box_means
 from vision.rectify import GRID, CanonicalBoard, rotate_corners, warp_board
+from vision.round_numbers import RoundNumberReader
 
 # A small straightened view with 2.5 spaces of margin (input of the orienter CNN).
 WIDE_BOARD = CanonicalBoard(cell_px=8, pad_px=20)
 EXIT_VIEW = CanonicalBoard(cell_px=24, pad_px=24)
 ORIENTER_FILE = "board_orienter.onnx"
 ORIENTER_META = "board_orienter.json"
+# The round numbers are read only when Exit marks and artwork leave the top less sure than
+# this (one board in ten of the held-out renders): it saves their ~10 ms on the others.
+NUMBERS_BELOW = 0.999
 _EXIT_SCALE = 5.0 # darkness units: how strongly the Exit-mark difference counts
 
 
@@ -40,27 +47,31 @@ class Orientation:
     quarter_turns: int  # the lattice as found was the board turned clockwise this many times
     confidence: float  # posterior probability of this turn
     exit_evidence: float  # > 0: highway Exits on the found top/bottom sides
+    numbers_seen: float  # about how many round numbers were read (0: none, not needed, no model)
 
 
 class BoardOrienter:
     """Holds the orienter CNN session (optional) and decides the board's top."""
 
-    def __init__(self, session=None, meta: dict | None = None) -> None:
+    def __init__(self, session=None, meta: dict | None = None,
+                 numbers: RoundNumberReader | None = None) -> None:
         self.session = session
         self.meta = meta or {}
+        self.numbers = numbers
 
     @classmethod
     def load(cls, models_dir: Path) -> BoardOrienter:
         onnx_path, meta_path = models_dir / ORIENTER_FILE, models_dir / ORIENTER_META
+        numbers = RoundNumberReader.load(models_dir)
         if not onnx_path.exists() or not meta_path.exists():
-            return cls()
+            return cls(numbers=numbers)
         import onnxruntime as ort
 
         options = ort.SessionOptions()
         options.intra_op_num_threads = 1
         session = ort.InferenceSession(str(onnx_path), options,
                                        providers=["CPUExecutionProvider"])
-        return cls(session, json.loads(meta_path.read_text()))
+        return cls(session, json.loads(meta_path.read_text()), numbers)
 
     def cnn_probs(self, image: np.ndarray, corners: np.ndarray) -> np.ndarray:
         """P(the view from ``corners`` is the board turned clockwise k times), k = 0..3."""
@@ -76,8 +87,24 @@ class BoardOrienter:
             probs += np.roll(z / z.sum(), -t)
         return probs / 4
 
-    def orient(self, image: np.ndarray, corners: np.ndarray) -> Orientation:
-        """Decide the board's top for lattice ``corners`` (any cyclic order, clockwise)."""
+    def numbers_probs(self, darkness: np.ndarray | None, board: CanonicalBoard | None
+                      ) -> tuple[np.ndarray, float]:
+        """P(turn k) from the round numbers of the board straightened as found (ink darkness
+        at ``board``'s size), and about how many numbers were read."""
+        if self.numbers is None or darkness is None or board is None:
+            return np.full(4, 0.25), 0.0
+        evidence = self.numbers.evidence(darkness, board)
+        z = np.exp(evidence.log_likelihood - evidence.log_likelihood.max())
+        return z / z.sum(), evidence.numbers_seen
+
+    def orient(self, image: np.ndarray, corners: np.ndarray, darkness: np.ndarray | None = None,
+               board: CanonicalBoard | None = None) -> Orientation:
+        """Decide the board's top for lattice ``corners`` (any cyclic order, clockwise).
+
+        ``darkness``: the board straightened with ``corners`` as given, as ink darkness on
+        ``board`` (the classifier's layout), for the round numbers; they are read when the
+        other evidence leaves the top unsure (``NUMBERS_BELOW``), and never without it.
+        """
         view = ink_darkness(warp_board(image, corners, EXIT_VIEW), EXIT_VIEW.cell_px)
         evidence = exit_axis_evidence(view.astype(np.float32), EXIT_VIEW.cell_px,
                                       EXIT_VIEW.pad_px)
@@ -85,10 +112,15 @@ class BoardOrienter:
         axis = np.array([p_upright_axis, 1 - p_upright_axis, p_upright_axis, 1 - p_upright_axis])
         combined = axis * self.cnn_probs(image, corners)
         combined /= combined.sum()
+        seen = 0.0
+        if combined.max() < NUMBERS_BELOW:
+            numbers, seen = self.numbers_probs(darkness, board)
+            combined *= numbers
+            combined /= combined.sum()
         k = int(np.argmax(combined))
         return Orientation(corners=rotate_corners(corners, -k).astype(np.float32),
                            quarter_turns=k, confidence=float(combined[k]),
-                           exit_evidence=float(evidence))
+                           exit_evidence=float(evidence), numbers_seen=seen)
 
 
 def exit_axis_evidence(darkness: np.ndarray, cell: int, pad: int) -> float:

@@ -6,8 +6,10 @@
     reading.grid, reading.review, reading.confidence
 
 Stages (each timed in ``reading.timings``): load (decode the photo, reduced), locate (find the
-lattice and which side is the top), rectify (one warp to the canonical board, flat-fielding,
-49 crops), classify (one batched ONNX call), decode (tokens, neighbour prior, review list).
+lattice), rectify (one warp to the canonical board as found, flat-fielding), orient (which
+side is the top: Exit marks, artwork, round numbers; the straightened board is then turned,
+not warped again, and cut into 49 crops), classify (one batched ONNX call), decode (tokens,
+neighbour prior, review list).
 """
 
 from __future__ import annotations
@@ -24,12 +26,15 @@ from vision.decode import decode
 from vision.image_io import PhotoError, as_bgr, load_photo
 from vision.locate import find_lattice
 from vision.model_meta import MODELS_DIR
-from vision.orient import BoardOrienter
+from vision.orient import WIDE_BOARD, BoardOrienter
 from vision.partial import cut_edges, describe_cut
-from vision.rectify import GRID, CanonicalBoard, warp_board
+from vision.rectify import GRID, CanonicalBoard, board_region, turn_canonical, warp_board
 
 __all__ = ["PhotoError", "PhotoReading", "Recognizer"]
 
+# Margin kept round the lattice when the photo is cut to the board: the orienter's wide view
+# needs the most (and warp_board keeps half a space more than a view's padding).
+REGION_MARGIN_SPACES = WIDE_BOARD.pad_px / WIDE_BOARD.cell_px + 0.5
 MIN_LOCATE_CONFIDENCE = 0.3  # below this the photo is reported as showing no board
 LOCATE_REVIEW_BELOW = 0.5  # a board found less surely is read, with a warning
 # What was found is no readable board when more spaces than this are doubtful, or when its top
@@ -112,6 +117,7 @@ class Recognizer:
 
         t = time.perf_counter()
         warnings: list[str] = []
+        fit = None
         if corners is not None:
             found = np.asarray(corners, dtype=np.float32).reshape(-1, 2)
             if found.shape != (4, 2) or not np.isfinite(found).all():
@@ -128,23 +134,35 @@ class Recognizer:
                 raise PhotoError(describe_cut(name, edges))
             if not readable:
                 raise PhotoError(f"no board found in {name}")
-            orientation = self.orienter.orient(image, fit.corners)
-            board_corners = orientation.corners
+            board_corners = fit.corners
             confidence = fit.confidence
-            orientation_confidence = orientation.confidence
             if confidence < LOCATE_REVIEW_BELOW:
                 warnings.append(f"the board was found with little confidence ({confidence:.2f}); "
                                 "check that the read grid is this board's")
-            if orientation_confidence < ORIENT_REVIEW_BELOW:
-                warnings.append(f"unsure which side is the board's top "
-                                f"({orientation_confidence:.2f}); check the grid is not turned")
         timings["locate"] = time.perf_counter() - t
 
         t = time.perf_counter()
         meta = self.classifier.meta
-        flat = warp_board(image, board_corners, self.board)
-        crops = space_crops(ink_darkness(flat, meta.cell_px), self.board, meta.margin_px)
+        # One cut-and-shrink of the photo serves every view of the board (the straightened
+        # board here, the orienter's views next).
+        region = board_region(image, board_corners, meta.cell_px, REGION_MARGIN_SPACES)
+        flat = warp_board(region.image, region.corners, self.board)
+        darkness = ink_darkness(flat, meta.cell_px)
         timings["rectify"] = time.perf_counter() - t
+
+        t = time.perf_counter()
+        if fit is not None:
+            orientation = self.orienter.orient(region.image, region.corners, darkness,
+                                               self.board)
+            board_corners = region.to_photo(orientation.corners)
+            orientation_confidence = orientation.confidence
+            flat = turn_canonical(flat, orientation.quarter_turns)
+            darkness = turn_canonical(darkness, orientation.quarter_turns)
+            if orientation_confidence < ORIENT_REVIEW_BELOW:
+                warnings.append(f"unsure which side is the board's top "
+                                f"({orientation_confidence:.2f}); check the grid is not turned")
+        crops = space_crops(darkness, self.board, meta.margin_px)
+        timings["orient"] = time.perf_counter() - t
 
         t = time.perf_counter()
         probs = self.classifier.probabilities(crops, turns=4 if self.tta else 1,

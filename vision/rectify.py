@@ -52,31 +52,54 @@ def photo_to_canonical(corners: np.ndarray, board: CanonicalBoard) -> np.ndarray
     return cv2.getPerspectiveTransform(src, board.lattice_corners())
 
 
+@dataclass
+class BoardRegion:
+    """The photo cut to the board and shrunk: warps of the board at the size it was cut for,
+    or smaller, read from it as from the photo, and faster (see ``board_region``)."""
+
+    image: np.ndarray
+    corners: np.ndarray  # the lattice corners in ``image`` pixels
+    origin: np.ndarray  # (x, y) of the region's top-left in the photo
+    scale: np.ndarray  # (x, y) region pixels per photo pixel
+
+    def to_photo(self, points: np.ndarray) -> np.ndarray:
+        """Region pixels back to photo pixels."""
+        return np.asarray(points, dtype=np.float64) / self.scale + self.origin
+
+
+def board_region(image: np.ndarray, corners: np.ndarray, cell_px: int,
+                 margin_spaces: float) -> BoardRegion:
+    """Cut the photo to the lattice plus ``margin_spaces`` and shrink it with area averaging
+    to about 1.5 * ``cell_px`` per space (never enlarging), so thin strokes do not alias away
+    in a bilinear warp to ``cell_px`` per space."""
+    corners = np.asarray(corners, dtype=np.float64).reshape(4, 2)
+    side = max(np.linalg.norm(corners[i] - corners[(i + 1) % 4]) for i in range(4))
+    shrink = (GRID * cell_px) / side
+    if shrink >= 0.6:
+        return BoardRegion(image, corners, np.zeros(2), np.ones(2))
+    h, w = image.shape[:2]
+    grow = (side / GRID) * margin_spaces
+    x0, y0 = np.maximum(np.floor(corners.min(axis=0) - grow), 0).astype(int)
+    x1, y1 = np.minimum(np.ceil(corners.max(axis=0) + grow), [w, h]).astype(int)
+    region = image[y0:y1, x0:x1]
+    factor = min(1.0, shrink * 1.5)
+    small = cv2.resize(region, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA)
+    scale = np.array([small.shape[1] / region.shape[1], small.shape[0] / region.shape[0]])
+    origin = np.array([x0, y0], dtype=np.float64)
+    return BoardRegion(small, (corners - origin) * scale, origin, scale)
+
+
 def warp_board(image: np.ndarray, corners: np.ndarray, board: CanonicalBoard) -> np.ndarray:
     """Warp ``image`` so the lattice given by ``corners`` fills the canonical layout.
 
     When the board is much larger in the photo than in the canonical image, the photo is
-    first shrunk with area averaging (inside the board's bounding box only), so thin strokes
-    do not alias away in the bilinear warp.
+    first shrunk with area averaging (inside the board's bounding box only, see
+    ``board_region``), so thin strokes do not alias away in the bilinear warp.
     """
-    corners = np.asarray(corners, dtype=np.float64).reshape(4, 2)
-    side = max(np.linalg.norm(corners[i] - corners[(i + 1) % 4]) for i in range(4))
-    shrink = (GRID * board.cell_px) / side
-    if shrink < 0.6:
-        # Crop to the board (with its padding) before shrinking, to keep this cheap.
-        h, w = image.shape[:2]
-        grow = (side / GRID) * (board.pad_px / board.cell_px + 0.5)
-        x0, y0 = np.maximum(np.floor(corners.min(axis=0) - grow), 0).astype(int)
-        x1, y1 = np.minimum(np.ceil(corners.max(axis=0) + grow), [w, h]).astype(int)
-        region = image[y0:y1, x0:x1]
-        factor = min(1.0, shrink * 1.5)
-        small = cv2.resize(region, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA)
-        scale = np.array([small.shape[1] / region.shape[1], small.shape[0] / region.shape[0]])
-        corners = (corners - [x0, y0]) * scale
-        image = small
-    h_mat = photo_to_canonical(corners.astype(np.float32), board)
-    return cv2.warpPerspective(image, h_mat, (board.size, board.size), flags=cv2.INTER_LINEAR,
-                               borderMode=cv2.BORDER_REPLICATE)
+    region = board_region(image, corners, board.cell_px, board.pad_px / board.cell_px + 0.5)
+    h_mat = photo_to_canonical(region.corners.astype(np.float32), board)
+    return cv2.warpPerspective(region.image, h_mat, (board.size, board.size),
+                               flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
 
 def rotate_corners(corners: np.ndarray, quarter_turns: int) -> np.ndarray:
@@ -86,3 +109,15 @@ def rotate_corners(corners: np.ndarray, quarter_turns: int) -> np.ndarray:
     the current left side the new top (the board image turns 90 degrees clockwise).
     """
     return np.roll(np.asarray(corners).reshape(4, 2), quarter_turns % 4, axis=0)
+
+
+def turn_canonical(image: np.ndarray, quarter_turns: int) -> np.ndarray:
+    """From a board warped with ``corners``, the image that warping with
+    ``rotate_corners(corners, -quarter_turns)`` gives, without warping again.
+
+    A quarter turn of the array, then a one-pixel shift: canonical pixel centres put the
+    lattice's centre at size / 2, the array's own centre is at (size - 1) / 2.
+    """
+    k = quarter_turns % 4
+    turned = np.rot90(image, k)
+    return np.roll(turned, (int(k in (1, 2)), int(k in (2, 3))), axis=(0, 1))

@@ -16,7 +16,7 @@ gets drawn), camera + scene + photo (the photo), truth (result and truth file), 
 """
 
 from .games import expansion_board, sample_board, sample_grid
-from .photo import RENDERER_VERSION, PhotoOptions, render_photo
+from .photo import RENDERER_VERSION, PhotoOptions, render_photo, round_number_box
 from .tokens import BASE_TOKENS
 from .truth import RenderedPhoto, read_truth
 
@@ -28,6 +28,7 @@ __all__ = [
     "expansion_board",
     "read_truth",
     "render_photo",
+    "round_number_box",
     "sample_board",
     "sample_grid",
 ]

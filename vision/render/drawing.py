@@ -72,6 +72,11 @@ def _round_number(
     cv2.putText(img, str(number), (int(x), int(y)), font, scale, color, thickness, cv2.LINE_AA)
 
 
+def numbers_written(rng: np.random.Generator) -> bool:
+    """Whether a board gets round numbers (nine in ten do); ``draw_grid``'s first draw."""
+    return bool(rng.random() < 0.9)
+
+
 def draw_grid(
     board: FlatBoard,
     grid: list[list[str]],
@@ -81,7 +86,7 @@ def draw_grid(
     rounds: list[list[int]] | None = None,
 ) -> None:
     """Ink the 7x7 tokens (and round numbers) onto the board."""
-    numbers = rng.random() < 0.9
+    numbers = numbers_written(rng)
     # ghosts of an erased earlier game first, underneath
     for _ in range(ink.ghosts):
         r, c = rng.integers(0, 7, 2)

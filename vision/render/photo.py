@@ -14,7 +14,7 @@ import numpy as np
 
 from .board_art import draw_board, finish_print
 from .camera import distortion_maps, make_view
-from .drawing import draw_grid
+from .drawing import draw_grid, numbers_written
 from .scene import (
     BACKGROUND_P,
     BACKGROUNDS,
@@ -75,6 +75,21 @@ def _keep_points(style, cells_origin: np.ndarray) -> np.ndarray:
     x0, y0 = cells_origin - reach
     x1, y1 = cells_origin + 7 + reach
     return np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]])
+
+
+def round_number_box(seed: int) -> tuple[str, float] | None:
+    """Where the photo of ``seed`` has its round numbers: the corner of every space that holds
+    the round box ("tl", "tr", "br" or "bl", in the board's upright frame) and the box's side
+    in spaces; None when that board has no numbers written (one board in ten).
+
+    The training labels of the round-number reader (scripts/train_round_numbers.py). Follows
+    render_photo: the board style comes from sub-seed 1, and ``draw_grid``'s first draw from its
+    generator (sub-seed 4) decides whether numbers are written.
+    """
+    style = sample_board_style(_sub(seed, 1))
+    if not numbers_written(_sub(seed, 4)):
+        return None
+    return style.box_corner, style.box_size
 
 
 def render_photo(

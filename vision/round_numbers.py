@@ -1,0 +1,107 @@
+"""Which way up the round numbers are written: evidence for the board's top.
+
+Players write a round number (1-7) in the small box in one corner of every space they draw
+(board-spec 1 and 2), upright on the board. Which corner holds the box differs between
+editions, so every corner of every space is looked at: a small CNN
+(``models/round_numbers.onnx``) reads each corner patch as "no number" or "a number turned
+clockwise k quarter turns". On a board with numbers, the dozens of drawn spaces together say
+which side is the top even where the margin artwork does not (a plain print-and-play sheet, a
+board cut close, glare over the Special Routes panel).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from vision.rectify import GRID, CanonicalBoard
+
+NUMBERS_FILE = "round_numbers.onnx"
+NUMBERS_META = "round_numbers.json"
+PATCH_FRACTION = 0.42  # a corner patch's side, in spaces (round boxes are up to 0.28 + inset)
+NO_NUMBER = 4  # class index of "no number here"; 0..3 are the clockwise quarter turns
+
+
+def patch_px(cell_px: int) -> int:
+    """Side of a corner patch in canonical pixels."""
+    return round(PATCH_FRACTION * cell_px)
+
+
+def corner_patches(darkness: np.ndarray, board: CanonicalBoard, border: int = 0) -> np.ndarray:
+    """The 4 corner patches of all 49 spaces: (49, 4, P, P) in corner order TL, TR, BR, BL.
+
+    ``border`` cuts each patch that many pixels larger on every side (training re-cuts them
+    at random offsets); the canonical padding must leave room for it.
+    """
+    size, cell = patch_px(board.cell_px), board.cell_px
+    full = size + 2 * border
+    out = np.empty((GRID * GRID, 4, full, full), dtype=darkness.dtype)
+    spots = ((0, 0), (0, cell - size), (cell - size, cell - size), (cell - size, 0))
+    for r in range(GRID):
+        for c in range(GRID):
+            y0 = board.pad_px + r * cell - border
+            x0 = board.pad_px + c * cell - border
+            for q, (dy, dx) in enumerate(spots):
+                out[r * GRID + c, q] = darkness[y0 + dy:y0 + dy + full, x0 + dx:x0 + dx + full]
+    return out
+
+
+@dataclass
+class NumberEvidence:
+    """What the round numbers say about the board's top."""
+
+    log_likelihood: np.ndarray  # (4,) log P(patches | the view is the board turned k), + const
+    numbers_seen: float  # expected count of corner patches holding a number
+
+
+class RoundNumberReader:
+    """Holds the round-number CNN session; reads all corner patches in one call."""
+
+    def __init__(self, session, meta: dict) -> None:
+        self.session = session
+        self.meta = meta
+
+    @classmethod
+    def load(cls, models_dir: Path) -> RoundNumberReader | None:
+        """The reader from ``models_dir``, or None when the model is not there."""
+        onnx_path, meta_path = models_dir / NUMBERS_FILE, models_dir / NUMBERS_META
+        if not onnx_path.exists() or not meta_path.exists():
+            return None
+        import onnxruntime as ort
+
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = 1
+        session = ort.InferenceSession(str(onnx_path), options,
+                                       providers=["CPUExecutionProvider"])
+        return cls(session, json.loads(meta_path.read_text()))
+
+    def probabilities(self, patches: np.ndarray) -> np.ndarray:
+        """(n, 5) class probabilities for (n, P, P) uint8 darkness patches."""
+        x = (patches.astype(np.float32) / 255.0 - self.meta["mean"]) / self.meta["std"]
+        logits = self.session.run(None, {self.meta["input_name"]: x[:, None]})[0]
+        logits = logits / self.meta.get("temperature", 1.0)
+        z = np.exp(logits - logits.max(axis=1, keepdims=True))
+        return z / z.sum(axis=1, keepdims=True)
+
+    def evidence(self, darkness: np.ndarray, board: CanonicalBoard) -> NumberEvidence:
+        """Evidence on the board's turn from a straightened board's ink darkness.
+
+        ``board`` must have the cell size the model was trained on. Each patch holds either
+        no number or a number at one of 4 turns; relative to "a number at a random turn", a
+        patch's likelihood under turn k is p(none) + 4 p(k). The patches of one board share
+        a hand and a font, so their errors are not independent: the sum is tempered by the
+        metadata's ``evidence_weight``.
+        """
+        if board.cell_px != self.meta["cell_px"]:
+            raise ValueError(f"round-number model expects {self.meta['cell_px']} px spaces")
+        patches = corner_patches(darkness, board)
+        size = patches.shape[-1]
+        probs = self.probabilities(patches.reshape(-1, size, size))
+        none = probs[:, NO_NUMBER:NO_NUMBER + 1]
+        per_patch = np.log(none + 4.0 * probs[:, :NO_NUMBER] + 1e-6)
+        weight = float(self.meta.get("evidence_weight", 1.0))
+        return NumberEvidence(log_likelihood=weight * per_patch.sum(axis=0),
+                              numbers_seen=float((1.0 - none).sum()))
