@@ -33,12 +33,20 @@ import torch
 from torch import nn
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from train_classifier import MEAN, STD, describe_seeds, fit_temperature
 
 from vision.rectify import CanonicalBoard
 from vision.render import RENDERER_VERSION, round_number_box
-from vision.round_numbers import NO_NUMBER, NUMBERS_FILE, NUMBERS_META, corner_patches
+from vision.round_numbers import (
+    NO_NUMBER,
+    NUMBERS_FILE,
+    NUMBERS_META,
+    corner_patches,
+    patch_log_likelihoods,
+)
 
-MEAN, STD = 0.08, 0.2  # input = (darkness / 255 - MEAN) / STD
 BORDER_PX = 2  # extra border cut around each patch for random re-cutting
 _CORNERS = ("tl", "tr", "br", "bl")  # the order of vision.round_numbers.corner_patches
 
@@ -137,9 +145,9 @@ def make_batch(patches: np.ndarray, is_number: np.ndarray, rng: np.random.Genera
 
 def board_log_likelihoods(model: nn.Module, patches: np.ndarray, temperature: float
                           ) -> np.ndarray:
-    """Per board and turn k (board shown turned k clockwise), the summed per-patch evidence
-    log(p(none) + 4 p(k)) of vision.round_numbers, before the evidence weight: (N, 4, 4) for
-    the board shown at each of 4 turns t (axis 1) and hypotheses k (axis 2)."""
+    """Per board, the summed patch evidence of vision.round_numbers before the evidence
+    weight: (N, 4, 4) for the board shown at each of 4 turns t (axis 1) and hypotheses k
+    (axis 2)."""
     model.eval()
     n = len(patches)
     out = np.zeros((n, 4, 4))
@@ -155,26 +163,12 @@ def board_log_likelihoods(model: nn.Module, patches: np.ndarray, temperature: fl
             p = np.concatenate(probs).reshape(n, 196, NO_NUMBER + 1)
             # A board shown turned t: its patches were cut from the upright board and turned in
             # place, which turns each number by t (the patch's place does not matter).
-            per_patch = np.log(p[..., NO_NUMBER:] + 4.0 * p[..., :NO_NUMBER] + 1e-6)
-            out[:, t] = per_patch.sum(axis=1)
+            out[:, t] = patch_log_likelihoods(p).sum(axis=1)
     return out
 
 
-def fit_temperature(logits: np.ndarray, labels: np.ndarray) -> float:
-    """The softmax temperature minimising validation negative log-likelihood."""
-    best_t, best_nll = 1.0, np.inf
-    for t in np.exp(np.linspace(np.log(0.5), np.log(5.0), 40)):
-        z = logits / t
-        z = z - z.max(1, keepdims=True)
-        nll = -(z[np.arange(len(z)), labels] - np.log(np.exp(z).sum(1))).mean()
-        if nll < best_nll:
-            best_t, best_nll = float(t), nll
-    return best_t
-
-
-def fit_evidence_weight(board_ll: np.ndarray) -> tuple[float, float]:
-    """The weight w minimising the boards' NLL of their true turn under softmax(w * ll), and
-    the accuracy of argmax (the turn is the same for any w)."""
+def fit_evidence_weight(board_ll: np.ndarray) -> float:
+    """The weight w minimising the boards' NLL of their true turn under softmax(w * ll)."""
     truth = np.tile(np.arange(4), len(board_ll))
     ll = board_ll.reshape(-1, 4)
     best_w, best_nll = 1.0, np.inf
@@ -184,7 +178,7 @@ def fit_evidence_weight(board_ll: np.ndarray) -> tuple[float, float]:
         nll = -(z[np.arange(len(z)), truth] - np.log(np.exp(z).sum(1))).mean()
         if nll < best_nll:
             best_w, best_nll = float(w), nll
-    return best_w, float((ll.argmax(1) == truth).mean())
+    return best_w
 
 
 def board_accuracy(board_ll: np.ndarray, weight: float, has_numbers: np.ndarray) -> dict:
@@ -262,13 +256,13 @@ def main(argv: list[str] | None = None) -> int:
 
     temperature = fit_temperature(logits, y.numpy())
     val_ll = board_log_likelihoods(model, patches[-n_val:], temperature)
-    weight, _ = fit_evidence_weight(val_ll)
+    weight = fit_evidence_weight(val_ll)
     figures = {"validation": board_accuracy(val_ll, weight, corners[-n_val:] >= 0)}
     if args.heldout:
         held, _, held_corners, held_info = board_patches(args.heldout)
         figures["heldout"] = board_accuracy(board_log_likelihoods(model, held, temperature),
                                             weight, held_corners >= 0)
-        figures["heldout"]["seeds"] = describe_range(held_info["seeds"])
+        figures["heldout"]["seeds"] = describe_seeds(held_info["seeds"])
     print(json.dumps(figures, indent=1), flush=True)
 
     args.out.mkdir(parents=True, exist_ok=True)
@@ -287,29 +281,19 @@ def main(argv: list[str] | None = None) -> int:
         "temperature": round(temperature, 4), "evidence_weight": round(weight, 5),
         "training_seed": args.seed,
         "data_version": (f"generate_dataset {info['data_version']}, renderer "
-                         f"{RENDERER_VERSION}: {len(patches)} boards, seeds "
-                         f"{describe_range(info['seeds'])}; last {n_val} held out"),
+                         f"{RENDERER_VERSION}: {describe_seeds(info['seeds'])}; last {n_val} "
+                         "held out"),
         "n_training_patches": len(pool),
         "validation_patch_accuracy": round(acc, 4),
         "board_turn": figures,
         "train_seconds": round(time.time() - start),
         "date": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
         "recipe": "scripts/train_round_numbers.py " + " ".join(
-            a if not isinstance(a, Path) else str(a) for a in (argv or sys.argv[1:])),
+            argv if argv is not None else sys.argv[1:]),
     }
     (args.out / NUMBERS_META).write_text(json.dumps(meta, indent=1) + "\n")
     print(f"wrote {args.out / NUMBERS_FILE}, {time.time() - start:.0f}s")
     return 0
-
-
-def describe_range(seeds: np.ndarray) -> str:
-    """'a-b, c-d' for runs of consecutive seeds."""
-    runs, start = [], 0
-    for i in range(1, len(seeds) + 1):
-        if i == len(seeds) or seeds[i] != seeds[i - 1] + 1:
-            runs.append(f"{seeds[start]}-{seeds[i - 1]}")
-            start = i
-    return ", ".join(runs)
 
 
 if __name__ == "__main__":

@@ -21,7 +21,7 @@ from vision.rectify import GRID, CanonicalBoard
 
 NUMBERS_FILE = "round_numbers.onnx"
 NUMBERS_META = "round_numbers.json"
-PATCH_FRACTION = 0.42  # a corner patch's side, in spaces (round boxes are up to 0.28 + inset)
+PATCH_FRACTION = 0.42  # a corner patch's side, in spaces (a round box, its inset and slack)
 NO_NUMBER = 4  # class index of "no number here"; 0..3 are the clockwise quarter turns
 
 
@@ -47,6 +47,13 @@ def corner_patches(darkness: np.ndarray, board: CanonicalBoard, border: int = 0)
             for q, (dy, dx) in enumerate(spots):
                 out[r * GRID + c, q] = darkness[y0 + dy:y0 + dy + full, x0 + dx:x0 + dx + full]
     return out
+
+
+def patch_log_likelihoods(probs: np.ndarray) -> np.ndarray:
+    """Per patch and turn k, log(p(none) + 4 p(k)) from (..., 5) class probabilities: the
+    patch's likelihood under "the view is the board turned k", relative to "a number at a
+    random turn" (a patch holds no number, or a number at one of 4 turns)."""
+    return np.log(probs[..., NO_NUMBER:NO_NUMBER + 1] + 4.0 * probs[..., :NO_NUMBER] + 1e-6)
 
 
 @dataclass
@@ -89,19 +96,19 @@ class RoundNumberReader:
     def evidence(self, darkness: np.ndarray, board: CanonicalBoard) -> NumberEvidence:
         """Evidence on the board's turn from a straightened board's ink darkness.
 
-        ``board`` must have the cell size the model was trained on. Each patch holds either
-        no number or a number at one of 4 turns; relative to "a number at a random turn", a
-        patch's likelihood under turn k is p(none) + 4 p(k). The patches of one board share
-        a hand and a font, so their errors are not independent: the sum is tempered by the
+        ``board`` must have the cell size the model was trained on. The patches' log
+        likelihoods (``patch_log_likelihoods``) are summed; the patches of one board share a
+        hand and a font, so their errors are not independent: the sum is tempered by the
         metadata's ``evidence_weight``.
         """
-        if board.cell_px != self.meta["cell_px"]:
-            raise ValueError(f"round-number model expects {self.meta['cell_px']} px spaces")
+        if (board.cell_px, patch_px(board.cell_px)) != (self.meta["cell_px"],
+                                                         self.meta["input_size"]):
+            raise ValueError(f"round-number model expects {self.meta['cell_px']} px spaces "
+                             f"and {self.meta['input_size']} px patches")
         patches = corner_patches(darkness, board)
         size = patches.shape[-1]
         probs = self.probabilities(patches.reshape(-1, size, size))
-        none = probs[:, NO_NUMBER:NO_NUMBER + 1]
-        per_patch = np.log(none + 4.0 * probs[:, :NO_NUMBER] + 1e-6)
         weight = float(self.meta.get("evidence_weight", 1.0))
-        return NumberEvidence(log_likelihood=weight * per_patch.sum(axis=0),
-                              numbers_seen=float((1.0 - none).sum()))
+        return NumberEvidence(
+            log_likelihood=weight * patch_log_likelihoods(probs).sum(axis=0),
+            numbers_seen=float((1.0 - probs[:, NO_NUMBER]).sum()))
