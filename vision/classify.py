@@ -13,6 +13,7 @@ from pathlib import Path
 import numpy as np
 
 from vision.model_meta import META_FILE, MODEL_FILE, ModelMeta, rotation_index_map
+from vision.sessions import cpu_session
 
 
 class CellClassifier:
@@ -27,15 +28,8 @@ class CellClassifier:
 
     @classmethod
     def load(cls, models_dir: Path, threads: int = 1) -> CellClassifier:
-        import onnxruntime as ort
-
         meta = ModelMeta.load(models_dir / META_FILE)
-        options = ort.SessionOptions()
-        options.intra_op_num_threads = threads
-        options.inter_op_num_threads = 1
-        session = ort.InferenceSession(str(models_dir / MODEL_FILE), options,
-                                       providers=["CPUExecutionProvider"])
-        return cls(session, meta)
+        return cls(cpu_session(models_dir / MODEL_FILE, threads), meta)
 
     def network_input(self, crops: np.ndarray) -> np.ndarray:
         """uint8 crops (N, S, S) -> float32 (N, 1, S, S) as in training."""

@@ -27,6 +27,7 @@ from vision.crops import ink_darkness
 from vision.locate import exit_box_means
 from vision.rectify import GRID, CanonicalBoard, rotate_corners, warp_board
 from vision.round_numbers import RoundNumberReader
+from vision.sessions import cpu_session
 
 # A small straightened view with 2.5 spaces of margin (input of the orienter CNN).
 WIDE_BOARD = CanonicalBoard(cell_px=8, pad_px=20)
@@ -65,13 +66,7 @@ class BoardOrienter:
         numbers = RoundNumberReader.load(models_dir)
         if not onnx_path.exists() or not meta_path.exists():
             return cls(numbers=numbers)
-        import onnxruntime as ort
-
-        options = ort.SessionOptions()
-        options.intra_op_num_threads = 1
-        session = ort.InferenceSession(str(onnx_path), options,
-                                       providers=["CPUExecutionProvider"])
-        return cls(session, json.loads(meta_path.read_text()), numbers)
+        return cls(cpu_session(onnx_path), json.loads(meta_path.read_text()), numbers)
 
     def cnn_probs(self, image: np.ndarray, corners: np.ndarray) -> np.ndarray:
         """P(the view from ``corners`` is the board turned clockwise k times), k = 0..3."""

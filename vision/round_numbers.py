@@ -18,6 +18,7 @@ from pathlib import Path
 import numpy as np
 
 from vision.rectify import GRID, CanonicalBoard
+from vision.sessions import cpu_session
 
 NUMBERS_FILE = "round_numbers.onnx"
 NUMBERS_META = "round_numbers.json"
@@ -77,13 +78,7 @@ class RoundNumberReader:
         onnx_path, meta_path = models_dir / NUMBERS_FILE, models_dir / NUMBERS_META
         if not onnx_path.exists() or not meta_path.exists():
             return None
-        import onnxruntime as ort
-
-        options = ort.SessionOptions()
-        options.intra_op_num_threads = 1
-        session = ort.InferenceSession(str(onnx_path), options,
-                                       providers=["CPUExecutionProvider"])
-        return cls(session, json.loads(meta_path.read_text()))
+        return cls(cpu_session(onnx_path), json.loads(meta_path.read_text()))
 
     def probabilities(self, patches: np.ndarray) -> np.ndarray:
         """(n, 5) class probabilities for (n, P, P) uint8 darkness patches."""
