@@ -27,7 +27,7 @@ from scoring.board import format_grid
 def rink() -> list[str]:
     script = Path(sys.executable).parent / "rink"
     return [str(script)] if script.exists() else [
-        sys.executable, "-c", "from vision.cli import main; main()"]
+        sys.executable, "-c", "from rink.cli import main; main()"]
 
 
 def time_folder(folder: Path, jobs: int, count: int) -> None:

@@ -23,7 +23,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from vision.model_meta import MODELS_DIR
+from vision.model_files import models_dir
 from vision.recognizer import TTA_SURE, PhotoError, Recognizer
 from vision.render import render_photo, sample_grid
 
@@ -36,7 +36,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--seed", type=int, default=9_000_000)
     parser.add_argument("--megapixels", type=float, default=12.0)
-    parser.add_argument("--models", default=str(MODELS_DIR))
+    parser.add_argument("--models", default=str(models_dir()))
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
 

@@ -27,7 +27,8 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from vision.model_meta import META_FILE, MODELS_DIR, ModelMeta, rotate_token
+from vision.model_files import models_dir
+from vision.model_meta import META_FILE, ModelMeta, rotate_token
 from vision.recognizer import TTA_SURE, PhotoError, Recognizer
 from vision.render import render_photo, sample_grid
 
@@ -81,7 +82,7 @@ def evaluate_one(args: tuple[int, float | None, str]) -> dict:
     wrong = [(r, c) for r in range(7) for c in range(7) if reading.grid[r][c] != truth[r][c]]
     rotation = sum(1 for r, c in wrong if truth[r][c] != "." and reading.grid[r][c] != "."
                    and _piece(truth[r][c]) == _piece(reading.grid[r][c]))
-    flagged = {(item["row"], item["col"]) for item in reading.review}
+    flagged = {(item.row, item.col) for item in reading.review}
     truth_lines = [" ".join(r) for r in truth]
     true_total, read_total = _score_total(truth_lines), _score_total(reading.grid_lines())
     corner_err = float(np.abs(reading.corners - photo.corners).max()
@@ -136,7 +137,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=7_000_000)
     parser.add_argument("--megapixels", type=float, default=None,
                         help="fixed photo size (default: the renderer's random 1-12 MP)")
-    parser.add_argument("--models", default=str(MODELS_DIR))
+    parser.add_argument("--models", default=str(models_dir()))
     parser.add_argument("--tta", choices=sorted(TTA_MODES), default="unsure",
                         help="4-turn test-time augmentation for unsure spaces (default), "
                              "all spaces, or none")

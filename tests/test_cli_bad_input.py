@@ -6,8 +6,8 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from vision.batch import ScoreOptions, score_item
-from vision.inputs import InputItem
+from rink.batch import ScoreOptions, score_item
+from rink.inputs import InputItem
 
 PIECES = ["H_H_", "HRHRo", ".", "RRRR", "HHHH*", "H_H_+_W_W", "W_W_", "L___", "@A", "HXH_",
           "HRHR", "o", "+", "_", "H__", "expansion:", "river", "#", "tentacle: 0,1 1,1", "é",

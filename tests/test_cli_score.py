@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from vision.cli import main
+from rink.cli import main
 
 BOARDS = Path(__file__).parent / "boards"
 RULEBOOK = BOARDS / "rulebook.txt"
@@ -214,7 +214,7 @@ def _rink() -> list[str]:
     rink = Path(sys.executable).parent / "rink"
     if rink.exists():
         return [str(rink)]
-    return [sys.executable, "-c", "from vision.cli import main; main()"]
+    return [sys.executable, "-c", "from rink.cli import main; main()"]
 
 
 def test_real_subprocess_exit_codes_and_streams(tmp_path):
@@ -236,7 +236,7 @@ def test_real_subprocess_exit_codes_and_streams(tmp_path):
 
 # -- photos ----------------------------------------------------------------------------------
 def test_folder_lists_grids_and_photos_sorted_and_skips_other_files(tmp_path):
-    from vision.inputs import expand_paths
+    from rink.inputs import expand_paths
 
     for name in ("b.jpg", "a.txt", "c.HEIC", "notes.md", ".hidden.txt"):
         (tmp_path / name).write_text("x")

@@ -5,7 +5,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from vision.cli import main
+from rink.cli import main
 
 BOARDS = Path(__file__).parent / "boards" / "expansions"
 EMPTY_ROWS = "\n".join([". . . . . . ."] * 7) + "\n"

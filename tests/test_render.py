@@ -267,7 +267,7 @@ def test_sample_grid_mixes_kinds() -> None:
 
 
 def test_rink_render_command_writes_photos_and_truth(tmp_path) -> None:
-    from vision.cli import main
+    from rink.cli import main
 
     result = CliRunner().invoke(
         main, ["render", "--out", str(tmp_path), "--n", "2", "--seed", "4", "--megapixels", "0.3"]

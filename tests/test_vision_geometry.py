@@ -136,5 +136,5 @@ def test_decode_breaks_near_ties_by_neighbours_and_lists_them(second):
     probs[3, 3] /= probs[3, 3].sum()
     decoded = decode(probs, list(CLASSES))
     assert decoded.grid[3][3] == "_H_H"
-    assert [(d["row"], d["col"]) for d in decoded.review] == [(3, 3)]
-    assert "neighbours" in decoded.review[0]["reason"]
+    assert [(d.row, d.col) for d in decoded.review] == [(3, 3)]
+    assert "neighbours" in decoded.review[0].reason

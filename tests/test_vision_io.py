@@ -10,7 +10,8 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from vision.image_io import PhotoError, as_bgr, load_photo
+from vision.errors import PhotoError
+from vision.image_io import as_bgr, load_photo
 
 
 def _picture(w: int = 400, h: int = 300) -> np.ndarray:

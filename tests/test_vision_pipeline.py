@@ -9,18 +9,21 @@ import cv2
 import numpy as np
 import pytest
 
+from rink.annotate import annotated_image
 from scoring.board import Board
 from scoring.engine import score_board
 from tests.project_scripts import load_script
-from vision.annotate import annotated_image
 from vision.classify import CellClassifier
 from vision.crops import ink_darkness, space_crops
-from vision.model_meta import BASE_CLASSES, CLASSES, MODELS_DIR, rotate_token
+from vision.model_files import models_dir
+from vision.model_meta import BASE_CLASSES, CLASSES, rotate_token
 from vision.recognizer import PhotoError, Recognizer
 from vision.rectify import warp_board
+from vision.review import ReviewEntry
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = sorted((ROOT / "sample_photos").glob("board_*.jpg"))
+REPO_MODELS = ROOT / "models"  # the training checkpoint is not shipped in the package
 
 
 def _truth(photo: Path) -> dict:
@@ -95,7 +98,7 @@ def test_a_turned_space_reads_as_the_turned_token(recognizer):
 def test_onnx_matches_pytorch(recognizer):
     torch = pytest.importorskip("torch")
     train = load_script("train_classifier")
-    state = torch.load(MODELS_DIR / "cell_classifier.pt", weights_only=True)
+    state = torch.load(REPO_MODELS / "cell_classifier.pt", weights_only=True)
     model = train.CellNet(n_classes=int(state["head.2.weight"].shape[0]),
                           width=int(state["features.0.weight"].shape[0]))
     model.load_state_dict(state)
@@ -108,8 +111,8 @@ def test_onnx_matches_pytorch(recognizer):
 
 
 def test_model_files_are_small_and_described():
-    assert (MODELS_DIR / "cell_classifier.onnx").stat().st_size <= 2_000_000
-    classifier = CellClassifier.load(MODELS_DIR)
+    assert (models_dir() / "cell_classifier.onnx").stat().st_size <= 2_000_000
+    classifier = CellClassifier.load(models_dir())
     meta = classifier.meta
     assert meta.classes == list(CLASSES) and meta.input_size == meta.cell_px + 2 * meta.margin_px
     assert meta.n_training_samples > 0 and meta.training_seed and meta.date
@@ -143,8 +146,7 @@ def test_bad_corners_are_refused(recognizer):
 
 def test_annotation_marks_errors_and_review(recognizer):
     reading = recognizer.read(SAMPLES[0])
-    reading.review.append({"row": 0, "col": 0, "token": reading.grid[0][0],
-                           "alternatives": [], "reason": "test"})
+    reading.review.append(ReviewEntry(0, 0, reading.grid[0][0], reason="test"))
     plain = annotated_image(reading)
     marked = annotated_image(reading, errors=[(3, 3, "E")])
     assert plain.shape == marked.shape and plain.shape[0] > 3 * reading.board.size - 3

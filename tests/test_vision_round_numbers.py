@@ -11,7 +11,7 @@ import pytest
 from tests.project_scripts import load_script
 from vision.crops import ink_darkness
 from vision.image_io import load_photo
-from vision.model_meta import MODELS_DIR
+from vision.model_files import models_dir
 from vision.rectify import CanonicalBoard, rotate_corners, turn_canonical, warp_board
 from vision.render import render_photo, round_number_box, sample_grid
 from vision.render.truth import read_truth
@@ -73,7 +73,7 @@ def test_round_number_box_follows_the_renderer(monkeypatch):
 
 @pytest.fixture(scope="module")
 def reader() -> RoundNumberReader:
-    loaded = RoundNumberReader.load(MODELS_DIR)
+    loaded = RoundNumberReader.load(models_dir())
     assert loaded is not None, "models/round_numbers.onnx is missing"
     return loaded
 

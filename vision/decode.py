@@ -14,6 +14,7 @@ import numpy as np
 
 from scoring.exits import exit_at
 from scoring.sides import Side
+from vision.review import ReviewEntry
 
 GRID = 7
 CLEAR = 0.97  # a reading at least this sure is kept as it is
@@ -32,7 +33,7 @@ class Decoded:
     """Tokens chosen for the 7 x 7 spaces and the spaces a person should check."""
 
     grid: list[list[str]]
-    review: list[dict] = field(default_factory=list)
+    review: list[ReviewEntry] = field(default_factory=list)
 
 
 def _agreement(grid: list[list[str]], r: int, c: int, token: str) -> float:
@@ -85,7 +86,7 @@ def decode(probs: np.ndarray, classes: list[str], review_below: float = REVIEW_B
             reason = (f"read as {changed[(r, c)]} ({p[index[changed[(r, c)]]]:.2f}); changed to "
                       f"agree with its neighbours" if (r, c) in changed
                       else f"uncertain reading ({chosen:.2f})")
-            review.append({"row": r, "col": c, "token": grid[r][c],
-                           "alternatives": [[classes[i], round(float(p[i]), 3)] for i in order],
-                           "reason": reason})
+            review.append(ReviewEntry(
+                r, c, grid[r][c],
+                tuple((classes[i], round(float(p[i]), 3)) for i in order), reason))
     return Decoded(grid=grid, review=review)

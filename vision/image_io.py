@@ -16,13 +16,11 @@ import cv2
 import numpy as np
 from PIL import Image, ImageOps, UnidentifiedImageError
 
+from vision.errors import UnreadableImage
+
 MIN_SIDE = 200  # pixels: smaller photos cannot show 49 readable spaces
 MAX_PIXELS = 120_000_000  # declared size above this is treated as a decompression bomb
 TARGET_LONG_SIDE = 1600  # reduced decoding stops once the long side would drop below this
-
-
-class PhotoError(Exception):
-    """A photo that cannot be read as a board; the message is one line naming the file."""
 
 
 @dataclass
@@ -89,15 +87,15 @@ def _pil_to_array(img: Image.Image) -> np.ndarray:
 
 
 def load_photo(path: str | Path) -> LoadedPhoto:
-    """Decode ``path``; raise PhotoError with a one-line reason when it is not a usable photo."""
+    """Decode ``path``; raise UnreadableImage with a one-line reason when it is not a usable photo."""
     path = Path(path)
     name = path.name
     if not path.exists():
-        raise PhotoError(f"{name}: file not found")
+        raise UnreadableImage(f"{name}: file not found")
     if path.is_dir():
-        raise PhotoError(f"{name}: is a folder, not a photo")
+        raise UnreadableImage(f"{name}: is a folder, not a photo")
     if path.stat().st_size == 0:
-        raise PhotoError(f"{name}: empty file")
+        raise UnreadableImage(f"{name}: empty file")
     _register_heif()
     try:
         with warnings.catch_warnings():
@@ -106,18 +104,18 @@ def load_photo(path: str | Path) -> LoadedPhoto:
     except (UnidentifiedImageError, Image.DecompressionBombError,
             Image.DecompressionBombWarning) as exc:
         if isinstance(exc, UnidentifiedImageError):
-            raise PhotoError(f"{name}: not an image (unrecognised format)") from None
-        raise PhotoError(f"{name}: declared image size is too large (decompression bomb?)") from None
+            raise UnreadableImage(f"{name}: not an image (unrecognised format)") from None
+        raise UnreadableImage(f"{name}: declared image size is too large (decompression bomb?)") from None
     except OSError as exc:
-        raise PhotoError(f"{name}: cannot read image ({exc})") from None
+        raise UnreadableImage(f"{name}: cannot read image ({exc})") from None
     with img:
         width, height = img.size
         if width * height > MAX_PIXELS:
-            raise PhotoError(
+            raise UnreadableImage(
                 f"{name}: declared image size {width}x{height} is too large "
                 f"(over {MAX_PIXELS // 1_000_000} megapixels)")
         if min(width, height) < MIN_SIDE:
-            raise PhotoError(f"{name}: image is too small ({width}x{height} pixels)")
+            raise UnreadableImage(f"{name}: image is too small ({width}x{height} pixels)")
         orientation = img.getexif().get(0x0112, 1)
         if img.format == "JPEG":
             image = _decode_jpeg(path, name, width, height, orientation)
@@ -127,7 +125,7 @@ def load_photo(path: str | Path) -> LoadedPhoto:
                 img = ImageOps.exif_transpose(img)
                 array = _pil_to_array(img)
             except (OSError, SyntaxError, ValueError) as exc:
-                raise PhotoError(f"{name}: corrupt or truncated image ({exc})") from None
+                raise UnreadableImage(f"{name}: corrupt or truncated image ({exc})") from None
             image, scale = _to_bgr8(array), 1.0
     h, w = image.shape[:2]
     full = (round(w / scale), round(h / scale))
@@ -150,12 +148,12 @@ def _decode_jpeg(path: Path, name: str, width: int, height: int, orientation: in
     data = np.fromfile(str(path), dtype=np.uint8)
     tail = data[-64:]  # the end-of-image marker FF D9, perhaps followed by padding
     if not ((tail[:-1] == 0xFF) & (tail[1:] == 0xD9)).any():
-        raise PhotoError(f"{name}: truncated JPEG (no end-of-image marker)")
+        raise UnreadableImage(f"{name}: truncated JPEG (no end-of-image marker)")
     factor = _reduction_for(width, height)
     flags = _REDUCED_FLAGS.get(factor, cv2.IMREAD_COLOR) | cv2.IMREAD_IGNORE_ORIENTATION
     image = cv2.imdecode(data, flags)
     if image is None:
-        raise PhotoError(f"{name}: corrupt JPEG (cannot decode)")
+        raise UnreadableImage(f"{name}: corrupt JPEG (cannot decode)")
     for op in _EXIF_OPS.get(orientation, []):
         image = op(image)
     return image
@@ -164,11 +162,11 @@ def _decode_jpeg(path: Path, name: str, width: int, height: int, orientation: in
 def as_bgr(image: np.ndarray, name: str = "image") -> np.ndarray:
     """Check an in-memory image and return it as contiguous 8-bit BGR."""
     if not isinstance(image, np.ndarray) or image.ndim not in (2, 3) or image.size == 0:
-        raise PhotoError(f"{name}: not an image array")
+        raise UnreadableImage(f"{name}: not an image array")
     if image.ndim == 3 and image.shape[2] not in (1, 3, 4):
-        raise PhotoError(f"{name}: unsupported channel count {image.shape[2]}")
+        raise UnreadableImage(f"{name}: unsupported channel count {image.shape[2]}")
     if min(image.shape[:2]) < MIN_SIDE:
-        raise PhotoError(f"{name}: image is too small ({image.shape[1]}x{image.shape[0]} pixels)")
+        raise UnreadableImage(f"{name}: image is too small ({image.shape[1]}x{image.shape[0]} pixels)")
     if image.dtype != np.uint8:
         image = _to_bgr8(image)
     elif image.ndim == 2 or image.shape[2] == 1:

@@ -14,7 +14,6 @@ from pathlib import Path
 
 from scoring.space import parse_token
 
-MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
 MODEL_FILE = "cell_classifier.onnx"
 META_FILE = "cell_classifier.json"
 

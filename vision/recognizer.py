@@ -23,12 +23,14 @@ import numpy as np
 from vision.classify import CellClassifier
 from vision.crops import ink_darkness, space_crops
 from vision.decode import decode
-from vision.image_io import PhotoError, as_bgr, load_photo
+from vision.errors import BadCorners, BoardCut, NoBoardFound, PhotoError
+from vision.image_io import as_bgr, load_photo
 from vision.locate import find_lattice
-from vision.model_meta import MODELS_DIR
+from vision.model_files import models_dir as shipped_models_dir
 from vision.orient import WIDE_BOARD, BoardOrienter
 from vision.partial import cut_edges, describe_cut
 from vision.rectify import GRID, CanonicalBoard, board_region, turn_canonical, warp_board
+from vision.review import ReviewEntry
 
 __all__ = ["PhotoError", "PhotoReading", "Recognizer"]
 
@@ -58,7 +60,7 @@ class PhotoReading:
     grid: list[list[str]]  # 7 x 7 tokens, row 0 = the board's printed top
     probs: np.ndarray  # (7, 7, n_classes) probabilities, classes as in ``classes``
     classes: list[str]
-    review: list[dict]  # spaces to check: row, col, token, alternatives, reason
+    review: list[ReviewEntry]  # spaces to check
     corners: np.ndarray  # (4, 2) lattice corners in photo pixels: TL, TR, BR, BL
     confidence: float  # 0..1: how surely the board was located
     orientation_confidence: float  # 0..1: how surely its top was found
@@ -86,12 +88,12 @@ class Recognizer:
         self.board = CanonicalBoard(cell_px=meta.cell_px, pad_px=meta.pad_px)
 
     @classmethod
-    def load(cls, models_dir: Path | str = MODELS_DIR, tta: bool = True,
+    def load(cls, models_dir: Path | str | None = None, tta: bool = True,
              threads: int = 1, tta_sure: float | None = TTA_SURE) -> Recognizer:
         """Load the classifier (and orienter) from ``models_dir``; ``tta`` reads 4 turns
         (of the spaces less sure than ``tta_sure``, or of all when it is None)."""
         start = time.perf_counter()
-        models_dir = Path(models_dir)
+        models_dir = Path(models_dir) if models_dir is not None else shipped_models_dir()
         classifier = CellClassifier.load(models_dir, threads=threads)
         orienter = BoardOrienter.load(models_dir)
         return cls(classifier, orienter, tta, time.perf_counter() - start, tta_sure)
@@ -121,7 +123,7 @@ class Recognizer:
         if corners is not None:
             found = np.asarray(corners, dtype=np.float32).reshape(-1, 2)
             if found.shape != (4, 2) or not np.isfinite(found).all():
-                raise PhotoError(f"{name}: corners must be 4 (x, y) points")
+                raise BadCorners(f"{name}: corners must be 4 (x, y) points")
             board_corners = found * scale
             confidence = orientation_confidence = 1.0
         else:
@@ -131,9 +133,9 @@ class Recognizer:
                 fit.runs_on and fit.confidence < LOCATE_REVIEW_BELOW)
             edges = cut_edges(image, fit, readable)
             if edges:
-                raise PhotoError(describe_cut(name, edges))
+                raise BoardCut(describe_cut(name, edges), tuple(edges))
             if not readable:
-                raise PhotoError(f"no board found in {name}")
+                raise NoBoardFound(f"no board found in {name}")
             board_corners = fit.corners
             confidence = fit.confidence
             if confidence < LOCATE_REVIEW_BELOW:
@@ -195,5 +197,5 @@ def _not_found(image: np.ndarray, name: str, detail: str) -> PhotoError:
     """The error for a found grid that cannot be read: a cut board, or no board."""
     edges = cut_edges(image, None, readable=False)
     if edges:
-        return PhotoError(describe_cut(name, edges))
-    return PhotoError(f"no board found in {name} ({detail})")
+        return BoardCut(describe_cut(name, edges), tuple(edges))
+    return NoBoardFound(f"no board found in {name} ({detail})")

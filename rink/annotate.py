@@ -81,8 +81,8 @@ def annotated_image(reading: PhotoReading,
             cv2.putText(img, token, (int(centre[0] - cell * 0.45), int(centre[1] + cell * 0.45)),
                         font, cell / 160, (30, 30, 30), 1, cv2.LINE_AA)
     for item in reading.review:
-        x0 = int(origin + item["col"] * cell) + 2
-        y0 = int(origin + item["row"] * cell) + 2
+        x0 = int(origin + item.col * cell) + 2
+        y0 = int(origin + item.row * cell) + 2
         cv2.rectangle(img, (x0, y0), (x0 + int(cell) - 4, y0 + int(cell) - 4), REVIEW, 3)
     for r, c, side in errors or []:
         dx, dy = _SIDE_VECTORS[_side_index(side)]

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from scoring.board import Board, GridError, read_grid_file
+from vision.review import ReviewEntry
 
 GRID_SUFFIXES = frozenset({".txt"})
 PHOTO_SUFFIXES = frozenset({".jpg", ".jpeg", ".png", ".webp", ".heic", ".heif", ".tif", ".tiff",
@@ -39,8 +40,8 @@ class LoadedBoard:
     source: str
     kind: str
     board: Board
-    review: list[dict] = field(default_factory=list)
-    """Spaces to check (photos): dicts with row, col, token, alternatives, reason."""
+    review: list[ReviewEntry] = field(default_factory=list)
+    """Spaces to check (photos)."""
     warnings: list[str] = field(default_factory=list)
     reading: object | None = None
     """The photo reading (``vision.recognizer.PhotoReading``), for annotation; None for grids."""
@@ -107,7 +108,7 @@ def _get_recognizer():
 
 def _load_photo(source: str, corners: list[tuple[float, float]] | None) -> LoadedBoard:
     try:
-        from vision.recognizer import PhotoError
+        from vision.errors import PhotoError
     except ImportError as error:
         raise InputError(f"{source}: photo reading is not available ({error})") from None
     try:

@@ -12,12 +12,12 @@ import sys
 
 import click
 
+from rink.batch import Correction, Outcome, ScoreOptions, score_items
+from rink.inputs import expand_paths
+from rink.leaderboard import format_leaderboard, leaderboard_csv, rank
+from rink.safe_write import OutputExists, check_writable, write_atomic
 from scoring.board import SIZE, format_grid, parse_grid
 from scoring.space import TokenError, parse_token
-from vision.batch import Correction, Outcome, ScoreOptions, score_items
-from vision.inputs import expand_paths
-from vision.leaderboard import format_leaderboard, leaderboard_csv, rank
-from vision.safe_write import OutputExists, check_writable, write_atomic
 
 
 def _plain(value: object) -> object:

@@ -12,7 +12,7 @@ import click
 
 # name -> "module:attribute" of a click.Command
 _SUBCOMMANDS = {
-    "score": "vision.score_command:score",
+    "score": "rink.score_command:score",
     "render": "vision.render.command:render",
 }
 

@@ -10,7 +10,7 @@ import csv
 import io
 from dataclasses import dataclass
 
-from vision.batch import Outcome
+from rink.batch import Outcome
 
 
 @dataclass(frozen=True)

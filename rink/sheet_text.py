@@ -8,7 +8,8 @@ from scoring.exits import Exit
 from scoring.results import place_words
 
 if TYPE_CHECKING:
-    from vision.batch import BoardResult
+    from rink.batch import BoardResult
+    from vision.review import ReviewEntry
 
 WIDTH = 44
 
@@ -23,18 +24,9 @@ def _exit_short(exit_: Exit) -> str:
     return f"{side} {along}"
 
 
-def _alternatives(entry: dict) -> str:
-    """The other readings of a review entry: tokens, or [token, probability] pairs."""
-    words = []
-    for alternative in entry.get("alternatives") or []:
-        if isinstance(alternative, (list, tuple)) and alternative:
-            token = str(alternative[0])
-            if token == entry.get("token"):
-                continue
-            words.append(f"{token} {float(alternative[1]):.0%}" if len(alternative) > 1 else token)
-        elif str(alternative) != entry.get("token"):
-            words.append(str(alternative))
-    return ", ".join(words)
+def _alternatives(entry: ReviewEntry) -> str:
+    """The other readings of a review entry, with their probabilities."""
+    return ", ".join(f"{token} {probability:.0%}" for token, probability in entry.others())
 
 
 def _title(name: str) -> str:
@@ -88,8 +80,8 @@ def format_sheet(result: BoardResult) -> str:
         lines.append(f"  To review ({len(result.review)} space(s) read with doubt):")
         for entry in result.review:
             others = _alternatives(entry) or "nothing else likely"
-            reason = f"; {entry['reason']}" if entry.get("reason") else ""
-            lines.append(f"    {place_words(entry['row'], entry['col'])}: read {entry['token']} "
+            reason = f"; {entry.reason}" if entry.reason else ""
+            lines.append(f"    {place_words(entry.row, entry.col)}: read {entry.token} "
                          f"(or {others}{reason})")
     for warning in result.warnings:
         lines.append(f"  Note: {warning}")

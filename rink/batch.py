@@ -11,10 +11,11 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from rink.inputs import InputError, InputItem, LoadedBoard, load_input
 from scoring.board import Board, GridError, Position
 from scoring.results import ScoreSheet
 from scoring.space import format_space, parse_token
-from vision.inputs import InputError, InputItem, LoadedBoard, load_input
+from vision.review import ReviewEntry
 
 
 @dataclass(frozen=True)
@@ -55,7 +56,7 @@ class BoardResult:
     kind: str
     board: Board | None = None
     sheet: ScoreSheet | None = None
-    review: list[dict] = field(default_factory=list)
+    review: list[ReviewEntry] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     corrected: list[CorrectedSpace] = field(default_factory=list)
     error: str = ""
@@ -72,7 +73,7 @@ class BoardResult:
         if not self.ok:
             data: dict = {"source": self.source, "ok": False, "error": self.error}
             if self.review:
-                data["review"] = self.review
+                data["review"] = [entry.to_json() for entry in self.review]
             return data
         sheet, board = self.sheet, self.board
         assert sheet is not None and board is not None
@@ -82,7 +83,7 @@ class BoardResult:
             "grid": [" ".join(row) for row in board.tokens],
             "score": sheet.to_json(),
             "illegal": [dict(i.to_json(), text=i.words) for i in sheet.illegal],
-            "review": self.review,
+            "review": [entry.to_json() for entry in self.review],
             "kind": self.kind,
             "error_ends": [dict(e.to_json(), text=e.words) for e in sheet.errors],
             "corrected": [vars(c) for c in self.corrected],
@@ -107,7 +108,7 @@ def apply_corrections(loaded: LoadedBoard, corrections: tuple[Correction, ...]) 
         done.append(CorrectedSpace(fix.row, fix.col, format_space(loaded.board[fix.row, fix.col]),
                                    before))
     fixed: set[Position] = {(c.row, c.col) for c in done}
-    loaded.review = [r for r in loaded.review if (r.get("row"), r.get("col")) not in fixed]
+    loaded.review = [r for r in loaded.review if (r.row, r.col) not in fixed]
     return done
 
 
@@ -146,8 +147,8 @@ def _annotate(loaded: LoadedBoard, sheet: ScoreSheet, options: ScoreOptions) -> 
     """Write the annotated picture of a photo; returns (path, problem)."""
     import cv2
 
-    from vision.annotate import annotated_image
-    from vision.safe_write import OutputExists, write_atomic
+    from rink.annotate import annotated_image
+    from rink.safe_write import OutputExists, write_atomic
 
     target = Path(options.annotate_dir or ".") / f"{Path(loaded.source).stem}.rink.png"
     try:
@@ -176,7 +177,7 @@ class Outcome:
     data: dict
     """``BoardResult.to_json()``."""
     text: str
-    """The score sheet (``vision.sheet_text.format_sheet``); empty when not scored."""
+    """The score sheet (``rink.sheet_text.format_sheet``); empty when not scored."""
 
     @property
     def total(self) -> int:
@@ -188,7 +189,7 @@ class Outcome:
 
 
 def outcome_of(result: BoardResult) -> Outcome:
-    from vision.sheet_text import format_sheet
+    from rink.sheet_text import format_sheet
 
     text = format_sheet(result) if result.ok else ""
     return Outcome(result.source, result.ok, result.error, result.to_json(), text)

@@ -1,0 +1,5 @@
+"""``python -m rink`` runs the ``rink`` command line."""
+
+from rink.cli import main
+
+main()

@@ -1,0 +1,29 @@
+"""A space the reader asks a person to check, from decoding to the JSON output."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class ReviewEntry:
+    """One space to check: what was read there, the reader's other candidates, and why."""
+
+    row: int
+    col: int
+    token: str
+    """The token that was scored for this space."""
+    alternatives: tuple[tuple[str, float], ...] = ()
+    """The reader's top candidates, best first: (token, probability)."""
+    reason: str = ""
+    """Why it is listed, in words: 'uncertain reading (0.62)'."""
+
+    def others(self) -> tuple[tuple[str, float], ...]:
+        """The candidates other than the scored token."""
+        return tuple(pair for pair in self.alternatives if pair[0] != self.token)
+
+    def to_json(self) -> dict:
+        """The board-spec 4.3 ``review`` item."""
+        return {"row": self.row, "col": self.col, "token": self.token,
+                "alternatives": [[token, round(float(p), 3)] for token, p in self.alternatives],
+                "reason": self.reason}
