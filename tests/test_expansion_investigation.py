@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 
 from scoring.board import Board, GridError, read_grid_file
-from scoring.expansions import score_with_expansions
+from scoring.engine import score
 from tests.expansion_boards import board, codes, scored
 
 EXAMPLE = Path(__file__).parent / "boards" / "expansions" / "investigation_example.txt"
@@ -15,7 +15,7 @@ def with_lines(*lines: str):
     """The Investigation example board with its key lines replaced by lines."""
     example = read_grid_file(EXAMPLE)
     extras = tuple(line.split(": ", 1) for line in ("expansion: investigation", *lines))
-    return score_with_expansions(Board(example.spaces, tuple(map(tuple, extras))))
+    return score(Board(example.spaces, tuple(map(tuple, extras))))
 
 
 def test_some_clues_score_one_each_without_bonus() -> None:
@@ -67,10 +67,10 @@ def test_railway_moves_stop_at_stations_only() -> None:
         (3, 5): "_H_H",
     }
     lines = ("expansion: investigation", "investigator: 3,5")
-    sheet = score_with_expansions(board(spaces, *lines, "clues collected: 3,1 3,2"))
+    sheet = score(board(spaces, *lines, "clues collected: 3,1 3,2"))
     assert codes(sheet) == ["clue-unreachable"]
     assert [(p.row, p.col) for p in sheet.illegal[0].places] == [(3, 2)]
-    station_to_station = score_with_expansions(board(spaces, *lines, "clues collected: 3,1"))
+    station_to_station = score(board(spaces, *lines, "clues collected: 3,1"))
     assert codes(station_to_station) == []
 
 

@@ -4,7 +4,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scoring.board import Board, format_grid, parse_grid
-from scoring.expansions import REGISTRY, score_with_expansions
+from scoring.engine import score
+from scoring.registry import REGISTRY
 from scoring.space import TokenError, parse_token
 
 SIDE = st.sampled_from("HRWL__")
@@ -44,7 +45,7 @@ def boards(draw) -> Board:
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(boards())
 def test_every_expansion_scores_any_board(board: Board) -> None:
-    sheet = score_with_expansions(board)
+    sheet = score(board)
     assert set(sheet.expansions) == set(REGISTRY)
     assert all(points >= 0 for points in sheet.expansions.values())
     assert isinstance(sheet.total, int)

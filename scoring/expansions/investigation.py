@@ -13,8 +13,8 @@ from __future__ import annotations
 from scoring.board import Board, GridError, Position
 from scoring.exits import exit_at
 from scoring.expansion_api import Expansion, ExpansionScore
-from scoring.expansions import key_lines
 from scoring.expansions.investigator_moves import Stop, exit_place, reachable
+from scoring.expansions.key_lines import edge_place_space, parse_edge_place, parse_position
 from scoring.expansions.marked import (
     has_route,
     listed_marked,
@@ -57,17 +57,17 @@ def investigator_stop(board: Board, source: str = "<board>") -> tuple[Stop | Non
     value = board.extra(INVESTIGATOR_KEY)
     if value is None:
         return None, ""
-    position = key_lines.parse_position(value)
+    position = parse_position(value)
     if position is not None:
         return position, place_words(*position)
-    place = key_lines.parse_edge_place(value)
+    place = parse_edge_place(value)
     if place is None:
         raise GridError(
             source,
             f"bad key line '{INVESTIGATOR_KEY}: {value}': expected a space 'row,col' or an "
             "Exit place like W3",
         )
-    (row, col), side = key_lines.edge_place_space(place)
+    (row, col), side = edge_place_space(place)
     exit_ = exit_at(row, col, side)
     if exit_ is None:
         raise GridError(
@@ -120,10 +120,11 @@ def drawings(board: Board) -> list[Place]:
 
 
 class InvestigationExpansion(Expansion):
-    """The Investigation expansion for ``score_board``."""
+    """The Investigation expansion for ``scoring.engine.score``."""
 
     name = "investigation"
     title = "Investigation"
+    box = "Eldritch"
     rounds = 6
 
     def illegal(self, board: Board, graph: RouteGraph) -> list[Illegal]:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from scoring.board import SIZE, Board, Position
 from scoring.expansion_api import Expansion, ExpansionScore
-from scoring.expansions.kind_groups import kind_groups
+from scoring.expansions.kind_groups import kind_groups, spaces_with_kind
 from scoring.expansions.wording import counted
 from scoring.graph import RouteGraph
 from scoring.results import Illegal, Place, ScoreSheet
@@ -99,17 +99,15 @@ def exempt_end(kind: str) -> bool:
 
 def drawings(board: Board) -> list[Place]:
     """Spaces holding Lake expansion drawings."""
-    return [
-        Place(r, c) for r, c in board.positions()
-        if any(piece.has_kind(LAKE) for piece in board[r, c].pieces)
-    ]
+    return [Place(r, c) for r, c in spaces_with_kind(board, LAKE)]
 
 
 class LakeExpansion(Expansion):
-    """The Lake expansion for ``score_board`` (open lake sides are never Errors)."""
+    """The Lake expansion for ``scoring.engine.score`` (open lake sides are never Errors)."""
 
     name = "lake"
     title = "Lake"
+    box = "Deep Blue"
     rounds = 6
     error_free_kinds = frozenset({LAKE})
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from scoring.board import SIZE, Board, Position
 from scoring.exits import EXITS, Exit
 from scoring.expansion_api import Expansion, ExpansionScore
-from scoring.expansions import key_lines
+from scoring.expansions.key_lines import count, positions
 from scoring.expansions.marked import has_route, marked, marked_places
 from scoring.expansions.wording import counted
 from scoring.graph import RouteGraph
@@ -60,7 +60,7 @@ def _neighbours(position: Position) -> list[Position]:
 def powered_spaces(board: Board, source: str = "<board>") -> set[Position]:
     """Electrified spaces joined to the Accumulator through electrified spaces."""
     centre = accumulator(board) or CENTRE
-    electrified = set(key_lines.positions(board, ELECTRIFIED_KEY, source)) - {centre}
+    electrified = set(positions(board, ELECTRIFIED_KEY, source)) - {centre}
     reached: set[Position] = set()
     stack = [p for p in _neighbours(centre) if p in electrified]
     while stack:
@@ -77,7 +77,7 @@ def power_grid(board: Board, source: str = "<board>") -> PowerGrid:
     exits = tuple(
         e for e in EXITS if e.position in powered and board[e.position].kind_at(e.side) == e.kind
     )
-    charges = key_lines.count(board, CHARGES_KEY, MAX_CHARGES, source)
+    charges = count(board, CHARGES_KEY, MAX_CHARGES, source)
     return PowerGrid(accumulator(board) or CENTRE, charges, exits)
 
 
@@ -111,7 +111,7 @@ def find_illegal(board: Board, source: str = "<board>") -> list[Illegal]:
             tuple(Place(*p) for p in drawn),
         ))
     centre = drawn[0] if drawn else CENTRE
-    listed = key_lines.positions(board, ELECTRIFIED_KEY, source)
+    listed = positions(board, ELECTRIFIED_KEY, source)
     for position in sorted(set(listed)):
         if position == centre:
             found.append(Illegal(
@@ -127,7 +127,7 @@ def find_illegal(board: Board, source: str = "<board>") -> list[Illegal]:
             found.append(Illegal(
                 "electrified-twice", "a space can be electrified only once", (Place(*position),)
             ))
-    charges = key_lines.count(board, CHARGES_KEY, MAX_CHARGES, source)
+    charges = count(board, CHARGES_KEY, MAX_CHARGES, source)
     if charges and not powered_spaces(board, source):
         found.append(Illegal(
             "charges-unpowered",
@@ -143,10 +143,11 @@ def drawings(board: Board) -> list[Place]:
 
 
 class PowerGridExpansion(Expansion):
-    """The Power Grid expansion for ``score_board``."""
+    """The Power Grid expansion for ``scoring.engine.score``."""
 
     name = "power-grid"
     title = "Power Grid"
+    box = "Electricity"
     rounds = 7
 
     def exempt_ends(self, board: Board, graph: RouteGraph) -> set[tuple[int, int, Side]]:

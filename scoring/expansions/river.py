@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from scoring.board import SIZE, Board, Position
 from scoring.exits import exit_at
 from scoring.expansion_api import Expansion, ExpansionScore
-from scoring.expansions.kind_groups import KindGroup, kind_groups
+from scoring.expansions.kind_groups import KindGroup, kind_groups, spaces_with_kind
 from scoring.expansions.wording import counted
 from scoring.graph import RouteGraph
 from scoring.results import Illegal, Place, ScoreSheet
@@ -126,18 +126,15 @@ def _facing_kind(board: Board, row: int, col: int, side: Side) -> str | None:
 
 def drawings(board: Board) -> list[Place]:
     """Spaces holding River expansion drawings."""
-    return [Place(r, c) for r, c in board.positions() if _has(board, (r, c))]
-
-
-def _has(board: Board, position: Position) -> bool:
-    return any(piece.has_kind(RIVER) for piece in board[position].pieces)
+    return [Place(r, c) for r, c in spaces_with_kind(board, RIVER)]
 
 
 class RiverExpansion(Expansion):
-    """The River expansion for ``score_board``."""
+    """The River expansion for ``scoring.engine.score``."""
 
     name = "river"
     title = "River"
+    box = "Deep Blue"
     rounds = 6
 
     def illegal(self, board: Board, graph: RouteGraph) -> list[Illegal]:

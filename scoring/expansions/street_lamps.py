@@ -94,10 +94,11 @@ def drawings(board: Board) -> list[Place]:
 
 
 class StreetLampsExpansion(Expansion):
-    """The Street Lamps expansion for ``score_board``."""
+    """The Street Lamps expansion for ``scoring.engine.score``."""
 
     name = "street-lamps"
     title = "Street Lamps"
+    box = "Electricity"
     rounds = 6
 
     def illegal(self, board: Board, graph: RouteGraph) -> list[Illegal]:

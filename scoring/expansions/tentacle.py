@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from scoring.board import Board, GridError, Position
 from scoring.exits import exit_at, on_outer_edge
 from scoring.expansion_api import Expansion, ExpansionScore
-from scoring.expansions import key_lines
+from scoring.expansions.key_lines import all_lines, parse_position, positions_in
 from scoring.expansions.wording import counted
 from scoring.graph import RouteGraph
 from scoring.results import Illegal, Place, ScoreSheet, place_words
@@ -39,8 +39,8 @@ class Tentacle:
 def tentacles(board: Board, source: str = "<board>") -> list[Tentacle]:
     """The Tentacles on the board's ``tentacle:`` lines (GridError for a bad line)."""
     found = []
-    for number, value in enumerate(key_lines.all_lines(board, KEY), start=1):
-        spaces = key_lines.positions_in(value, KEY, source)
+    for number, value in enumerate(all_lines(board, KEY), start=1):
+        spaces = positions_in(value, KEY, source)
         if not spaces:
             raise GridError(source, f"bad key line '{KEY}: {value}': no spaces listed")
         found.append(Tentacle(number, tuple(spaces)))
@@ -155,19 +155,20 @@ def _conflict(board: Board, position: Position, sides: set[Side], tentacle_sides
 def drawings(board: Board) -> list[Place]:
     """Spaces crossed by Tentacles (read from the key lines without checking them)."""
     places = []
-    for value in key_lines.all_lines(board, KEY):
+    for value in all_lines(board, KEY):
         for item in value.split():
-            position = key_lines.parse_position(item)
+            position = parse_position(item)
             if position is not None:
                 places.append(Place(*position))
     return places
 
 
 class TentacleExpansion(Expansion):
-    """The Tentacle expansion for ``score_board`` (Tentacle spaces count as drawn)."""
+    """The Tentacle expansion for ``scoring.engine.score`` (Tentacle spaces count as drawn)."""
 
     name = "tentacle"
     title = "Tentacle"
+    box = "Eldritch"
     rounds = 7
 
     def drawn_spaces(self, board: Board) -> set[Position]:
