@@ -23,6 +23,7 @@ from scoring.expansions.marked import (
     marked_places,
 )
 from scoring.graph import RouteGraph
+from scoring.quote import quoted
 from scoring.results import Illegal, Place, ScoreSheet, place_words
 
 CLUE = "?"
@@ -64,14 +65,15 @@ def investigator_stop(board: Board, source: str = "<board>") -> tuple[Stop | Non
     if place is None:
         raise GridError(
             source,
-            f"bad key line '{INVESTIGATOR_KEY}: {value}': expected a space 'row,col' or an "
-            "Exit place like W3",
+            f"bad key line {quoted(f'{INVESTIGATOR_KEY}: {value}')}: expected a space 'row,col' "
+            "or an Exit place like W3",
         )
     (row, col), side = edge_place_space(place)
     exit_ = exit_at(row, col, side)
     if exit_ is None:
         raise GridError(
-            source, f"bad key line '{INVESTIGATOR_KEY}: {value}': there is no Exit at {value}"
+            source,
+            f"bad key line {quoted(f'{INVESTIGATOR_KEY}: {value}')}: there is no Exit at {value}",
         )
     return exit_place(exit_.index), exit_.words
 

@@ -17,6 +17,7 @@ from scoring.expansion_api import Expansion, ExpansionScore
 from scoring.expansions.kind_groups import kind_groups, spaces_with_kind
 from scoring.expansions.wording import counted
 from scoring.graph import RouteGraph
+from scoring.quote import quoted
 from scoring.results import Illegal, Place, ScoreSheet
 from scoring.sides import HIGHWAY, LAKE, RAILWAY, Side
 from scoring.space import Piece
@@ -63,7 +64,7 @@ def find_illegal(board: Board, graph: RouteGraph) -> list[Illegal]:
         lake_pieces = [p for p in space.pieces if p.has_kind(LAKE)]
         if lake_pieces and (len(space.pieces) != 1 or lake_pieces[0].kinds not in LAKE_FACES):
             found.append(Illegal(
-                "lake-not-a-face", f"{space.token!r} is not a Lake die face", (Place(row, col),)
+                "lake-not-a-face", f"{quoted(space.token)} is not a Lake die face", (Place(row, col),)
             ))
         facing = len(_lake_facing_sides(board, (row, col)))
         if space.is_empty and facing >= 3:

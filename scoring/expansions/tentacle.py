@@ -20,6 +20,7 @@ from scoring.expansion_api import Expansion, ExpansionScore
 from scoring.expansions.key_lines import all_lines, parse_position, positions_in
 from scoring.expansions.wording import counted
 from scoring.graph import RouteGraph
+from scoring.quote import quoted
 from scoring.results import Illegal, Place, ScoreSheet, place_words
 from scoring.sides import ROUTE_KINDS, Side
 
@@ -42,7 +43,7 @@ def tentacles(board: Board, source: str = "<board>") -> list[Tentacle]:
     for number, value in enumerate(all_lines(board, KEY), start=1):
         spaces = positions_in(value, KEY, source)
         if not spaces:
-            raise GridError(source, f"bad key line '{KEY}: {value}': no spaces listed")
+            raise GridError(source, f"bad key line {quoted(f'{KEY}: {value}')}: no spaces listed")
         found.append(Tentacle(number, tuple(spaces)))
     return found
 
