@@ -54,7 +54,7 @@ def test_rulebook_example_scores_exactly(name: str) -> None:
     data = sheet.to_json()
     assert data["expansions"] == {expansion: points}
     assert {key: data[key] for key in expected} == expected
-    assert sheet.illegal == []
+    assert sheet.illegal == [] and sheet.notes == []
 
 
 @pytest.mark.parametrize("name", sorted(EXAMPLES))

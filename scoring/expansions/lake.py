@@ -8,6 +8,9 @@ piers of one Lake share a network. Open lake sides are never Errors; a route end
 side (no pier there) is an Error. An empty space with 3 or more sides against open lake sides
 should have been filled with water (``LLLL``) and is reported; a filled space needs 3 such
 sides (the dice never show a full lake).
+
+The 2 Lake dice give at most 2 Lake spaces a round for 6 rounds: at most 12 spaces that are
+not filled with water (filled spaces come from the filling rule, not from the dice).
 """
 
 from __future__ import annotations
@@ -54,11 +57,27 @@ def _lake_faces() -> frozenset[tuple]:
 
 LAKE_FACES = _lake_faces()
 FULL_LAKE = (LAKE, LAKE, LAKE, LAKE)
+ROUNDS = 6
+DICE = 2
+MOST_DIE_SPACES = ROUNDS * DICE
+"""Lake spaces (not filled with water) the Lake dice can give in a game."""
 
 
 def find_illegal(board: Board, graph: RouteGraph) -> list[Illegal]:
-    """Lake drawings no die face makes, and empty spaces that should be filled with water."""
+    """More Lake die spaces than the dice give, Lake drawings no die face makes, and empty
+    spaces that should be filled with water."""
     found: list[Illegal] = []
+    from_dice = [
+        (row, col) for row, col in spaces_with_kind(board, LAKE)
+        if all(piece.kinds != FULL_LAKE for piece in board[row, col].pieces)
+    ]
+    if len(from_dice) > MOST_DIE_SPACES:
+        found.append(Illegal(
+            "too-many-lakes",
+            f"{len(from_dice)} Lake spaces not filled with water; the {DICE} Lake dice give at "
+            f"most {MOST_DIE_SPACES} in {ROUNDS} rounds",
+            tuple(Place(*p) for p in from_dice),
+        ))
     for row, col in board.positions():
         space = board[row, col]
         lake_pieces = [p for p in space.pieces if p.has_kind(LAKE)]
@@ -109,7 +128,7 @@ class LakeExpansion(Expansion):
     name = "lake"
     title = "Lake"
     box = "Deep Blue"
-    rounds = 6
+    rounds = ROUNDS
     error_free_kinds = frozenset({LAKE})
 
     def illegal(self, board: Board, graph: RouteGraph) -> list[Illegal]:

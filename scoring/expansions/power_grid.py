@@ -5,6 +5,10 @@ empty space). The ``electrified:`` line lists the spaces with a lightning mark, 
 the filled circles (0-3). An Exit counts when a route of its kind reaches it and the space
 next to it is electrified and joined to the Accumulator through orthogonally adjacent
 electrified spaces. Route ends that face the Accumulator are not Errors.
+
+Charges are bounded only by the Accumulator's 3 circles: the dice's "?" face charges it by 1
+with no electrified space next to it (RULINGS.md), and the board does not show which face
+gave a charge, so charges without lightning next to the Accumulator are legal.
 """
 
 from __future__ import annotations
@@ -97,7 +101,7 @@ def exempt_end(board: Board, row: int, col: int, side: Side) -> bool:
 
 def find_illegal(board: Board, source: str = "<board>") -> list[Illegal]:
     """A missing or off-centre Accumulator, lightning without a route or on the Accumulator,
-    and charges without a powered space next to the Accumulator."""
+    and a space electrified twice (charges are never illegal: see the module docstring)."""
     found: list[Illegal] = []
     drawn = marked(board, ACCUMULATOR)
     if not drawn:
@@ -127,13 +131,6 @@ def find_illegal(board: Board, source: str = "<board>") -> list[Illegal]:
             found.append(Illegal(
                 "electrified-twice", "a space can be electrified only once", (Place(*position),)
             ))
-    charges = count(board, CHARGES_KEY, MAX_CHARGES, source)
-    if charges and not powered_spaces(board, source):
-        found.append(Illegal(
-            "charges-unpowered",
-            f"{charges} charges, but no electrified space next to the Accumulator",
-            (Place(*centre),),
-        ))
     return found
 
 
