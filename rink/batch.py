@@ -114,7 +114,7 @@ def apply_corrections(loaded: LoadedBoard, corrections: tuple[Correction, ...]) 
 
 def score_item(item: InputItem, options: ScoreOptions) -> BoardResult:
     """Load and score one input; never raises for bad input."""
-    from scoring.expansions import score_with_expansions
+    from scoring.engine import score
 
     try:
         loaded = load_input(item, list(options.corners) if options.corners else None)
@@ -126,7 +126,7 @@ def score_item(item: InputItem, options: ScoreOptions) -> BoardResult:
     result.board = loaded.board
     result.review = loaded.review
     try:
-        result.sheet = score_with_expansions(
+        result.sheet = score(
             loaded.board, options.expansions, source=item.source,
             reentrant_longest=options.reentrant_longest,
         )
@@ -209,7 +209,7 @@ def score_items(
         for item in items:
             yield _score_pair((item, options))
         return
-    import scoring.expansions  # noqa: F401  (loaded once here, inherited by forked workers)
+    import scoring.engine  # noqa: F401  (loaded once here, inherited by forked workers)
 
     # grid files are quick: send them in chunks; photos are slow: one at a time
     photos = any(item.kind == "photo" for item in items)

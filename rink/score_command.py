@@ -142,7 +142,7 @@ def _check_usage(expansions: tuple[str, ...], outputs: list[str | None], force: 
             except OutputExists as error:
                 raise click.UsageError(str(error)) from None
     if expansions:
-        from scoring.expansion_api import UnknownExpansion, get_expansion
+        from scoring.registry import UnknownExpansion, get_expansion
 
         for name in expansions:
             try:

@@ -31,7 +31,7 @@ def _alternatives(entry: ReviewEntry) -> str:
 
 def _title(name: str) -> str:
     """The expansion's own title ('Street Lamps'), or its name."""
-    from scoring.expansion_api import UnknownExpansion, get_expansion
+    from scoring.registry import UnknownExpansion, get_expansion
 
     try:
         return get_expansion(name).title or name

@@ -3,19 +3,33 @@
 A grid file is seven non-empty lines of seven whitespace-separated tokens, row 0 (the top)
 first; lines starting with ``#`` are comments. After the seven rows, further non-comment lines
 are ``key: value`` pairs for expansion state that is not a space (docs/NOTATION.md).
+
+Lines end at ``\n``, ``\r\n`` or ``\r`` only (a form feed or U+2028 in a comment is part of
+the comment). A grid file is a regular file of at most ``GRID_FILE_LIMIT`` bytes; messages
+quote at most a short piece of a bad token or line (``scoring.quote``).
 """
 
 from __future__ import annotations
 
+import os
 import re
+import stat
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import BinaryIO
 
+from scoring.quote import quoted
 from scoring.space import Space, TokenError, format_space, parse_token
 
 _KEY_WORDS = re.compile(r"[A-Za-z][A-Za-z-]*( [A-Za-z][A-Za-z-]*)*")
 """A key: words of letters (and hyphens) joined by single spaces, e.g. ``edge portals``."""
+_LINE_END = re.compile(r"\r\n|\r|\n")
+"""Where a grid file's lines end (not ``str.splitlines``, which also splits at form feeds,
+vertical tabs, U+001C-U+001E, U+0085, U+2028 and U+2029)."""
+
+GRID_FILE_LIMIT = 64 * 1024
+"""The most bytes a grid file (or a grid on standard input) may hold."""
 
 SIZE = 7
 Position = tuple[int, int]
@@ -29,7 +43,8 @@ class GridError(ValueError):
         self.source = source
         self.line = line
         self.reason = message
-        where = f"{source}, line {line}" if line is not None else source
+        name = source if source.isprintable() else repr(source)
+        where = f"{name}, line {line}" if line is not None else name
         super().__init__(f"{where}: {message}")
 
 
@@ -95,14 +110,14 @@ def parse_grid(text: str, source: str = "<text>") -> Board:
         raise GridError(source, "not a text grid file (binary data)")
     rows: list[tuple[Space, ...]] = []
     extras: list[tuple[str, str]] = []
-    for number, raw in enumerate(text.splitlines(), start=1):
+    for number, raw in enumerate(_LINE_END.split(text), start=1):
         line = raw.strip()
         if not line or line.startswith("#"):
             continue
         if len(rows) < SIZE:
             tokens = line.split()
             if len(rows) == 0 and ":" in line and len(tokens) < SIZE:
-                raise GridError(source, f"expected a row of 7 tokens, found {line!r}", number)
+                raise GridError(source, f"expected a row of 7 tokens, found {quoted(line)}", number)
             if len(tokens) != SIZE:
                 raise GridError(
                     source, f"row {len(rows)} has {len(tokens)} tokens, expected 7", number
@@ -118,7 +133,7 @@ def parse_grid(text: str, source: str = "<text>") -> Board:
         key, sep, value = line.partition(":")
         if not sep or not _KEY_WORDS.fullmatch(key.strip()):
             raise GridError(
-                source, f"expected 'key: value' after the 7 rows, found {line!r}", number
+                source, f"expected 'key: value' after the 7 rows, found {quoted(line)}", number
             )
         extras.append((key.strip().lower(), value.strip()))
     if not rows:
@@ -128,18 +143,66 @@ def parse_grid(text: str, source: str = "<text>") -> Board:
     return Board(tuple(rows), tuple(extras))
 
 
+_NOT_REGULAR = (
+    (stat.S_ISFIFO, "a named pipe"),
+    (stat.S_ISCHR, "a device"),
+    (stat.S_ISBLK, "a device"),
+    (stat.S_ISSOCK, "a socket"),
+)
+
+
+def _check_regular(mode: int, source: str) -> None:
+    """GridError unless ``mode`` is a regular file's."""
+    if stat.S_ISDIR(mode):
+        raise GridError(source, "is a folder, not a grid file")
+    if not stat.S_ISREG(mode):
+        what = next((words for test, words in _NOT_REGULAR if test(mode)), "not a file")
+        raise GridError(source, f"is {what}, not a regular file: a grid file is a text file")
+
+
+def _too_large(source: str) -> GridError:
+    return GridError(source, f"too large for a grid file (the limit is {GRID_FILE_LIMIT // 1024} KiB)")
+
+
 def read_grid_file(path: str | Path) -> Board:
-    """Read and parse a grid file; every failure is a GridError naming the file."""
-    path = Path(path)
+    """Read and parse a grid file; every failure is a GridError naming the file.
+
+    Only a regular file is read (a named pipe, device or socket is refused from ``os.stat``,
+    before it is opened), and at most ``GRID_FILE_LIMIT`` bytes of it.
+    """
     source = str(path)
     try:
-        data = path.read_bytes()
-    except FileNotFoundError:
+        _check_regular(os.stat(path).st_mode, source)
+        # O_NONBLOCK: should a pipe be swapped in after the check, opening it does not hang
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    except (FileNotFoundError, NotADirectoryError):
         raise GridError(source, "no such file") from None
-    except IsADirectoryError:
-        raise GridError(source, "is a folder, not a grid file") from None
     except OSError as error:
         raise GridError(source, f"cannot read file ({error.strerror})") from None
+    with open(fd, "rb") as file:
+        try:
+            _check_regular(os.fstat(fd).st_mode, source)
+            data = file.read(GRID_FILE_LIMIT + 1)
+        except OSError as error:
+            raise GridError(source, f"cannot read file ({error.strerror})") from None
+    return parse_grid_bytes(data, source)
+
+
+def read_grid_stream(stream: BinaryIO, source: str = "<stdin>") -> Board:
+    """Read and parse a grid from a binary stream (standard input: ``sys.stdin.buffer``),
+    reading at most ``GRID_FILE_LIMIT`` + 1 bytes; failures are GridErrors naming ``source``."""
+    try:
+        data = stream.read(GRID_FILE_LIMIT + 1)
+    except OSError as error:
+        raise GridError(source, f"cannot read ({error.strerror})") from None
+    return parse_grid_bytes(data, source)
+
+
+def parse_grid_bytes(data: bytes, source: str = "<bytes>") -> Board:
+    """Parse a grid file's bytes (UTF-8, optionally with a byte-order mark) with the checks of
+    ``read_grid_file``: at most ``GRID_FILE_LIMIT`` bytes, not empty, text."""
+    if len(data) > GRID_FILE_LIMIT:
+        raise _too_large(source)
     if not data.strip():
         raise GridError(source, "empty file")
     if b"\x00" in data:

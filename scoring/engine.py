@@ -1,20 +1,48 @@
-"""``score_board``: score a board by the base-game rules plus any expansions."""
+"""``score``: score a board by the base-game rules plus its expansions (the one entry)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
-from scoring.board import Board
+from scoring.board import Board, GridError
+from scoring.boxes import box_notes
 from scoring.errors import find_errors
 from scoring.expansion_api import Expansion
 from scoring.graph import RouteGraph
 from scoring.illegal import find_illegal
 from scoring.longest import longest_route
+from scoring.registry import UnknownExpansion, check_key_lines, resolve, undeclared_drawings
 from scoring.results import NetworkResult, ScoreSheet, network_points
 from scoring.sides import HIGHWAY, RAILWAY
 
 CENTRAL = tuple((row, col) for row in range(2, 5) for col in range(2, 5))
 """The 9 Central Spaces: rows 2-4 x columns 2-4."""
+
+
+def score(
+    board: Board,
+    expansions: Iterable[str | Expansion] = (),
+    *,
+    source: str = "<board>",
+    reentrant_longest: bool = False,
+) -> ScoreSheet:
+    """Score ``board`` with the expansions its ``expansion:`` lines declare plus ``expansions``
+    (names or instances).
+
+    Key lines are checked first (a bad one, or an unknown expansion name, is a GridError
+    naming ``source``); drawings of expansions that are not played join the illegal list, and
+    a mix of expansions that no box plays together gets a note. ``reentrant_longest``
+    switches on the digital-version Longest Route variant (RULINGS.md).
+    """
+    check_key_lines(board, source)
+    try:
+        played = resolve(board, expansions)
+    except UnknownExpansion as error:
+        raise GridError(source, str(error)) from None
+    sheet = _score_with(board, played, reentrant_longest)
+    sheet.illegal += undeclared_drawings(board, [expansion.name for expansion in played])
+    sheet.notes += box_notes(played)
+    return sheet
 
 
 def find_networks(graph: RouteGraph, excluded_exits: set[int] = frozenset()) -> list[NetworkResult]:
@@ -28,13 +56,11 @@ def find_networks(graph: RouteGraph, excluded_exits: set[int] = frozenset()) -> 
     return networks
 
 
-def score_board(
-    board: Board, *, expansions: Sequence[Expansion] = (), reentrant_longest: bool = False
+def _score_with(
+    board: Board, expansions: Sequence[Expansion], reentrant_longest: bool
 ) -> ScoreSheet:
-    """Score ``board``: networks, Longest Highway/Railway, Central Spaces, Errors, expansions.
-
-    ``reentrant_longest`` switches on the digital-version Longest Route variant (RULINGS.md).
-    """
+    """The sheet for ``board`` played with exactly ``expansions`` (key lines already checked):
+    networks, Longest Highway/Railway, Central Spaces, Errors, illegal drawings, expansions."""
     graph = RouteGraph(board)
     for expansion in expansions:
         for link in expansion.links(board, graph):

@@ -1,7 +1,7 @@
-"""How an expansion plugs into the engine, and how one is found by name.
+"""How an expansion plugs into the engine: the ``Expansion`` base class and its hooks.
 
 An expansion is a subclass of ``Expansion`` that overrides only the hooks it needs; every
-default changes nothing. ``score_board`` calls the hooks in this order:
+default changes nothing. The engine (``scoring.engine.score``) calls the hooks in this order:
 
 1. ``links(board, graph)``: extra links between pieces / virtual nodes (``graph.add_virtual``)
    - portals of one letter, pieces joined through a lake... They join networks, and carry a
@@ -17,14 +17,12 @@ default changes nothing. ``score_board`` calls the hooks in this order:
 7. ``score(board, graph, sheet)``: the expansion's points and score-sheet line, given the
    base sheet computed so far.
 
-Expansions are registered by name in ``REGISTRY`` in ``scoring/expansions/__init__.py``
-(name -> ``Expansion`` subclass or instance); ``rink score --expansion NAME`` and a grid file's
-``expansion: NAME`` line look them up with ``get_expansion``.
+The expansions are registered by name in ``scoring/registry.py``. This module imports
+neither the engine nor the registry.
 """
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -54,8 +52,10 @@ class Expansion:
     """Registry name, e.g. 'river'."""
     title: str = ""
     """Label on the score sheet, e.g. 'River'."""
+    box: str = ""
+    """The box it comes in: 'Deep Blue', 'Eldritch' or 'Electricity' ('' if none)."""
     rounds: int = 7
-    """Rounds played with this expansion (informational)."""
+    """Rounds a game with this expansion lasts (its rulebook); bounds one-per-round drawings."""
     error_free_kinds: frozenset[str] = frozenset()
     """Kinds of end that are never Errors when open (e.g. lake sides 'L')."""
 
@@ -79,52 +79,3 @@ class Expansion:
 
     def score(self, board: Board, graph: RouteGraph, sheet: ScoreSheet) -> ExpansionScore | None:
         return None
-
-
-class UnknownExpansion(ValueError):
-    """An expansion name that is not in the registry; the message lists the known names."""
-
-
-EXPANSION_KEY = "expansion"
-"""Grid-file key line naming the expansion(s) played: ``expansion: river`` (comma-separated)."""
-
-
-def registry() -> dict[str, object]:
-    """The registry in ``scoring.expansions`` (empty if that package is not there)."""
-    try:
-        module = importlib.import_module("scoring.expansions")
-    except ModuleNotFoundError as error:
-        if error.name not in ("scoring.expansions",):
-            raise
-        return {}
-    return dict(getattr(module, "REGISTRY", {}))
-
-
-def get_expansion(name: str) -> Expansion:
-    """The registered expansion called ``name`` (case-insensitive), ready to use."""
-    known = registry()
-    entry = known.get(name.strip().lower())
-    if entry is None:
-        names = ", ".join(sorted(known)) or "none installed"
-        raise UnknownExpansion(f"unknown expansion {name!r} (known: {names})")
-    return entry() if isinstance(entry, type) else entry  # type: ignore[return-value]
-
-
-def declared_expansions(board: Board) -> list[str]:
-    """Names from the board's ``expansion:`` key lines, in order, without repeats."""
-    names: list[str] = []
-    for key, value in board.extras:
-        if key == EXPANSION_KEY:
-            for name in value.replace(",", " ").split():
-                if name.lower() not in names:
-                    names.append(name.lower())
-    return names
-
-
-def resolve_expansions(board: Board, extra_names: Iterable[str] = ()) -> list[Expansion]:
-    """The board's declared expansions plus ``extra_names``; raises UnknownExpansion."""
-    names = declared_expansions(board)
-    for name in extra_names:
-        if name.strip().lower() not in names:
-            names.append(name.strip().lower())
-    return [get_expansion(name) for name in names]

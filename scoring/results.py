@@ -115,6 +115,8 @@ class ScoreSheet:
     """Expansion name -> its points."""
     expansion_lines: dict[str, str] = field(default_factory=dict)
     """Expansion name -> its score-sheet line (how the points were made)."""
+    notes: list[str] = field(default_factory=list)
+    """Remarks on the board that change no points, e.g. expansions that no box plays together."""
 
     @property
     def exits_points(self) -> int:
@@ -135,8 +137,8 @@ class ScoreSheet:
         return [network for network in self.networks if network.points > 0]
 
     def to_json(self) -> dict:
-        """The ``score`` object of board-spec 4.3."""
-        return {
+        """The ``score`` object of board-spec 4.3, plus ``notes`` when there are any."""
+        data = {
             "networks": [network.exit_count for network in self.scoring_networks],
             "exits": self.exits_points,
             "highway": self.highway,
@@ -146,3 +148,6 @@ class ScoreSheet:
             "expansions": dict(self.expansions),
             "total": self.total,
         }
+        if self.notes:
+            data["notes"] = list(self.notes)
+        return data

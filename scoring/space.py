@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from scoring.quote import quoted
 from scoring.sides import KIND_WORDS, Side
 
 EMPTY_TOKEN = "."
@@ -122,7 +123,7 @@ def _is_overpass_shape(first: Piece, second: Piece) -> bool:
 
 def _parse_piece(code: str, token: str) -> Piece:
     if len(code) != 4:
-        raise TokenError(f"{token!r}: a piece is 4 side letters N, E, S, W (got {code!r})")
+        raise TokenError(f"{quoted(token)}: a piece is 4 side letters N, E, S, W (got {quoted(code)})")
     kinds = []
     for letter in code:
         if letter == BLANK:
@@ -132,10 +133,10 @@ def _parse_piece(code: str, token: str) -> Piece:
         else:
             known = ", ".join(sorted(KIND_WORDS))
             raise TokenError(
-                f"{token!r}: unknown side letter {letter!r} (use {known} or {BLANK})"
+                f"{quoted(token)}: unknown side letter {letter!r} (use {known} or {BLANK})"
             )
     if all(kind is None for kind in kinds):
-        raise TokenError(f"{token!r}: a piece needs at least one side; write '.' for empty")
+        raise TokenError(f"{quoted(token)}: a piece needs at least one side; write '.' for empty")
     return Piece(tuple(kinds))  # type: ignore[arg-type]
 
 
@@ -147,19 +148,18 @@ def parse_token(token: str) -> Space:
     markers = "".join(MARKER_WORDS)
     if token == EMPTY_TOKEN:
         return Space(token=token)
-    body = token
-    found = ""
-    while body:
-        if len(body) >= 2 and body[-2] in LETTER_MARKERS and body[-1].isupper():
-            found = body[-2:] + found
-            body = body[:-2]
-        elif body[-1] in LETTER_MARKERS:
-            raise TokenError(f"{token!r}: marker {body[-1]!r} needs a capital letter after it")
-        elif body[-1] in markers:
-            found = body[-1] + found
-            body = body[:-1]
+    end = len(token)  # markers are token[end:]
+    while end:
+        last = token[end - 1]
+        if end >= 2 and token[end - 2] in LETTER_MARKERS and last.isupper():
+            end -= 2
+        elif last in LETTER_MARKERS:
+            raise TokenError(f"{quoted(token)}: marker {last!r} needs a capital letter after it")
+        elif last in markers:
+            end -= 1
         else:
             break
+    body, found = token[:end], token[end:]
     if body == EMPTY_TOKEN or (not body and found):
         return Space((), found, token)
     if body.endswith(OVERPASS_SUFFIX) and "+" not in body:
@@ -168,7 +168,7 @@ def parse_token(token: str) -> Space:
         kinds = piece.kinds
         if kinds[0] != kinds[2] or kinds[1] != kinds[3] or None in kinds or kinds[0] == kinds[1]:
             raise TokenError(
-                f"{token!r}: an overpass is two straight routes of different kinds crossing, "
+                f"{quoted(token)}: an overpass is two straight routes of different kinds crossing, "
                 "like HRHRo or RHRHo"
             )
         pieces = _sorted_pieces(
@@ -181,7 +181,7 @@ def parse_token(token: str) -> Space:
         overlap = taken.intersection(piece.sides)
         if overlap:
             sides = ", ".join(side.name for side in sorted(overlap))
-            raise TokenError(f"{token!r}: two pieces use the same side ({sides})")
+            raise TokenError(f"{quoted(token)}: two pieces use the same side ({sides})")
         taken.update(piece.sides)
     return Space(pieces, found, token)
 

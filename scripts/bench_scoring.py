@@ -1,4 +1,4 @@
-"""Time ``score_board`` on thousands of random boards and on the worst cases we know.
+"""Time ``scoring.engine.score`` on thousands of random boards and on the worst cases we know.
 
     .venv/bin/python scripts/bench_scoring.py [--boards 5000] [--seed 1] [--reentrant]
 
@@ -17,7 +17,7 @@ import time
 from collections.abc import Callable
 
 from scoring.board import Board
-from scoring.engine import score_board
+from scoring.engine import score
 from scoring.space import parse_token
 
 BASE_TOKENS = [t for t in ("".join(p) for p in itertools.product("HR_", repeat=4))
@@ -74,7 +74,7 @@ def main() -> None:
         for _ in range(count):
             board = make()
             start = time.process_time()
-            score_board(board, reentrant_longest=args.reentrant)
+            score(board, reentrant_longest=args.reentrant)
             times.append((time.process_time() - start) * 1000)
         everything += times
         print(f"{name:<40}{len(times):>8}{statistics.median(times):>11.3f}{max(times):>9.1f}")

@@ -45,8 +45,8 @@ def _score_total(lines: list[str]) -> int | None:
     """Total score by the project's scorer, or None where it is unavailable or refuses."""
     try:
         from scoring.board import parse_grid
-        from scoring.engine import score_board
-        return int(score_board(parse_grid("\n".join(lines))).total)
+        from scoring.engine import score
+        return int(score(parse_grid("\n".join(lines))).total)
     except Exception:  # noqa: BLE001 - the column is optional
         return None
 

@@ -1,7 +1,7 @@
 """Small boards for the expansion rule tests: a few spaces drawn, the rest empty."""
 
 from scoring.board import Board, parse_grid
-from scoring.expansions import score_with_expansions
+from scoring.engine import score
 from scoring.results import ScoreSheet
 
 Spaces = dict[tuple[int, int], str]
@@ -17,7 +17,7 @@ def board(spaces: Spaces, *lines: str) -> Board:
 
 def scored(expansion: str, spaces: Spaces, *lines: str) -> ScoreSheet:
     """``board(spaces, *lines)`` scored with ``expansion`` declared on its key line."""
-    return score_with_expansions(board(spaces, f"expansion: {expansion}", *lines))
+    return score(board(spaces, f"expansion: {expansion}", *lines))
 
 
 def codes(sheet: ScoreSheet) -> list[str]:

@@ -70,3 +70,21 @@ def test_a_full_lake_space_needs_three_lake_sides_around_it() -> None:
     sheet = lake({(3, 3): "LLLL", (3, 4): "___L"})
     assert codes(sheet) == ["lake-fill-unneeded"]
     assert "only 1 of its sides" in sheet.illegal[0].message
+
+
+def test_more_lake_die_spaces_than_two_dice_give_in_six_rounds_are_reported() -> None:
+    # 12 one-side lakes along the top and bottom rows (not columns 0 and 6): the most
+    twelve = {**{(0, c): "L___" for c in range(6)}, **{(6, c): "__L_" for c in range(6)}}
+    assert "too-many-lakes" not in codes(scored("lake", twelve))
+    sheet = scored("lake", {**twelve, (3, 3): "L___"})
+    assert codes(sheet).count("too-many-lakes") == 1
+    assert len(sheet.illegal[codes(sheet).index("too-many-lakes")].places) == 13
+
+
+def test_spaces_filled_with_water_do_not_count_against_the_dice() -> None:
+    # 9 one-side lakes on the top and bottom rows, 3 around a space filled with water
+    spaces = {**{(0, c): "L___" for c in range(5)}, **{(6, c): "__L_" for c in range(4)}}
+    spaces.update({(3, 2): "_L__", (2, 3): "__L_", (3, 4): "___L", (3, 3): "LLLL"})
+    sheet = scored("lake", spaces)
+    assert codes(sheet) == []  # 12 die spaces and 1 filled: 13 Lake spaces in all
+    assert sheet.expansions == {"lake": 1}

@@ -6,7 +6,8 @@ from pathlib import Path
 import pytest
 
 from scoring.board import Board, GridError, format_grid, parse_grid, read_grid_file
-from scoring.expansions import check_key_lines, score_with_expansions
+from scoring.engine import score
+from scoring.registry import check_key_lines
 from scoring.sides import Side
 from scoring.space import TokenError, format_space, parse_token
 
@@ -98,12 +99,12 @@ def test_a_key_given_twice_is_an_error_but_tentacles_repeat() -> None:
 def test_scoring_a_bad_key_line_is_a_grid_error_not_a_crash() -> None:
     board = parse_grid(EMPTY_ROWS + "\nexpansion: tentacle\ntentacle: 0,0 9,9\n")
     with pytest.raises(GridError, match="'9,9' is not a space"):
-        score_with_expansions(board, source="t.txt")
+        score(board, source="t.txt")
 
 
 def test_unknown_expansion_name_from_the_command_line_is_a_grid_error() -> None:
     with pytest.raises(GridError, match="unknown expansion 'lakes'"):
-        score_with_expansions(Board.empty(), ["lakes"], source="t.txt")
+        score(Board.empty(), ["lakes"], source="t.txt")
 
 
 def test_turning_a_board_keeps_markers() -> None:

@@ -1,6 +1,6 @@
 """Portal expansion rules: same-letter Portals join networks and longest routes, 2 per letter."""
 
-from scoring.expansions import score_with_expansions
+from scoring.engine import score
 from scoring.results import ScoreSheet
 from tests.expansion_boards import Spaces, board, codes, scored
 
@@ -51,6 +51,6 @@ def test_portal_letters_and_faces_are_checked() -> None:
 
 
 def test_portals_without_the_expansion_do_not_link() -> None:
-    sheet = score_with_expansions(board(HIGHWAY_PAIR))
+    sheet = score(board(HIGHWAY_PAIR))
     assert [n.exit_count for n in sheet.networks] == [1, 1]
     assert codes(sheet) == ["undeclared-expansion"]

@@ -45,7 +45,6 @@ def test_no_charges_no_points() -> None:
     ({}, ("electrified: 2,3",), "electrified-no-route"),
     (COLUMN_3, ("electrified: 3,3",), "electrified-accumulator"),
     (COLUMN_3, ("electrified: 0,3 0,3",), "electrified-twice"),
-    (COLUMN_3, ("electrified: 0,3", "charges: 1"), "charges-unpowered"),
 ])
 def test_impossible_lightning_is_reported(spaces, lines, code) -> None:
     assert code in codes(grid(spaces, *lines))
@@ -68,3 +67,15 @@ def test_an_exit_counts_only_when_a_route_of_its_kind_reaches_it() -> None:
     spaces = {(0, 3): "_R_R", (1, 3): "R_R_", (2, 3): "R_R_"}
     sheet = grid(spaces, "electrified: 0,3 1,3 2,3", "charges: 2")
     assert sheet.expansions == {"power-grid": 0}
+
+
+@pytest.mark.parametrize("lines", [
+    ("charges: 3",),                         # no lightning at all: three "?" faces
+    ("electrified: 0,3", "charges: 1"),      # lightning that does not reach the Accumulator
+])
+def test_charges_from_the_question_mark_face_need_no_lightning(lines) -> None:
+    """RULINGS.md: the "?" face charges the Accumulator by 1, no electrified space needed;
+    the board cannot show which face filled a circle, so such charges are legal."""
+    sheet = grid(COLUMN_3, *lines)
+    assert codes(sheet) == []
+    assert sheet.expansions == {"power-grid": 0}  # no Exit joined to the Accumulator

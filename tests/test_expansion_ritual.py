@@ -1,6 +1,6 @@
 """Ritual expansion rules: Madness Networks, edge Portals, Exits left out of networks."""
 
-from scoring.expansions import score_with_expansions
+from scoring.engine import score
 from scoring.results import ScoreSheet
 from tests.expansion_boards import Spaces, board, codes, scored
 
@@ -60,6 +60,6 @@ def test_more_portals_than_rounds_is_reported() -> None:
 
 
 def test_edge_portal_line_without_the_expansion_is_reported() -> None:
-    sheet = score_with_expansions(board({(0, 0): "H_H_"}, "edge portals: N0"))
+    sheet = score(board({(0, 0): "H_H_"}, "edge portals: N0"))
     assert codes(sheet) == ["undeclared-expansion"]
     assert "edge portals" in sheet.illegal[0].message

@@ -1,5 +1,7 @@
 """River expansion rules: River choice, edge bonus, Errors, bridges, illegal river drawings."""
 
+import pytest
+
 from scoring.results import ScoreSheet
 from tests.expansion_boards import Spaces, codes, scored
 
@@ -72,3 +74,28 @@ def test_an_edge_to_edge_river_beats_a_longer_open_one() -> None:
     sheet = river(spaces)
     assert sheet.expansions == {"river": 4}
     assert len(sheet.errors) == 2
+
+
+def test_more_river_spaces_than_two_dice_give_in_six_rounds_are_reported() -> None:
+    # column 0 (7 spaces) and column 6, rows 0-4 (5 spaces): 12 River spaces, the most
+    twelve = {**{(r, 0): "W_W_" for r in range(7)}, **{(r, 6): "W_W_" for r in range(5)}}
+    assert "too-many-rivers" not in codes(river(twelve))
+    sheet = river({**twelve, (5, 6): "W_W_"})
+    assert codes(sheet).count("too-many-rivers") == 1
+    assert len(sheet.illegal[codes(sheet).index("too-many-rivers")].places) == 13
+    assert sheet.expansions == {"river": 10}  # still scored as drawn: column 0, 7 + 3
+
+
+@pytest.mark.parametrize("token", ["WWW_", "W___", "WWWW", "_W_W+W_W_", "WW__+__WW",
+                                   "W_W_+_L_L", "W_L_"])
+def test_river_drawings_no_river_die_gives_are_reported(token) -> None:
+    sheet = river({(3, 3): token})
+    assert codes(sheet).count("river-not-a-face") == 1
+    assert [(p.row, p.col) for p in sheet.illegal[codes(sheet).index("river-not-a-face")].places] \
+        == [(3, 3)]
+
+
+@pytest.mark.parametrize("token", ["W_W_", "_W_W", "WW__", "_WW_", "__WW", "W__W",
+                                   "H_H_+_W_W", "_H_H+W_W_", "R_R_+_W_W", "_R_R+W_W_"])
+def test_every_river_die_face_is_legal(token) -> None:
+    assert [c for c in codes(river({(3, 3): token})) if c.startswith("river-")] == []

@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 
 from scoring.board import Board, read_grid_file
-from scoring.expansions import score_with_expansions
+from scoring.engine import score
 
 BOARDS = Path(__file__).parent / "boards" / "expansions"
 
@@ -50,11 +50,11 @@ EXAMPLES = {
 def test_rulebook_example_scores_exactly(name: str) -> None:
     expansion, points, expected = EXAMPLES[name]
     path = BOARDS / name
-    sheet = score_with_expansions(read_grid_file(path), source=str(path))
-    score = sheet.to_json()
-    assert score["expansions"] == {expansion: points}
-    assert {key: score[key] for key in expected} == expected
-    assert sheet.illegal == []
+    sheet = score(read_grid_file(path), source=str(path))
+    data = sheet.to_json()
+    assert data["expansions"] == {expansion: points}
+    assert {key: data[key] for key in expected} == expected
+    assert sheet.illegal == [] and sheet.notes == []
 
 
 @pytest.mark.parametrize("name", sorted(EXAMPLES))
@@ -63,7 +63,7 @@ def test_example_without_its_expansion_line_reports_the_drawings(name: str) -> N
     expansion = EXAMPLES[name][0]
     board = read_grid_file(BOARDS / name)
     base = Board(board.spaces, tuple(line for line in board.extras if line[0] != "expansion"))
-    sheet = score_with_expansions(base)
+    sheet = score(base)
     assert sheet.expansions == {}
     undeclared = [i for i in sheet.illegal if i.code == "undeclared-expansion"]
     assert len(undeclared) == 1
@@ -71,7 +71,7 @@ def test_example_without_its_expansion_line_reports_the_drawings(name: str) -> N
 
 
 def test_river_example_prefers_the_edge_to_edge_river() -> None:
-    sheet = score_with_expansions(read_grid_file(BOARDS / "river_rulebook.txt"))
+    sheet = score(read_grid_file(BOARDS / "river_rulebook.txt"))
     assert sheet.expansion_lines["river"] == "best River 5 spaces + 3 for both ends at the edge"
     open_ends = sorted((e.row, e.col, e.side.name, e.kind) for e in sheet.errors)
     assert open_ends == [(4, 1, "W", "W"), (5, 4, "W", "W")]
@@ -79,14 +79,14 @@ def test_river_example_prefers_the_edge_to_edge_river() -> None:
 
 def test_lake_example_joins_networks_through_the_lake() -> None:
     board = read_grid_file(BOARDS / "lake_rulebook.txt")
-    sheet = score_with_expansions(board)
+    sheet = score(board)
     assert [n.exit_count for n in sheet.networks] == [4]
     assert "Lakes of 3, 7" in sheet.expansion_lines["lake"]
 
 
 def test_ritual_example_leaves_its_exits_out_of_regular_networks() -> None:
     board = read_grid_file(BOARDS / "ritual_rulebook.txt")
-    with_ritual = score_with_expansions(board)
+    with_ritual = score(board)
     assert with_ritual.networks == []
-    without = score_with_expansions(Board(board.spaces))
+    without = score(Board(board.spaces))
     assert [n.exit_count for n in without.networks] == [2]

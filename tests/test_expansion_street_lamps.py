@@ -1,5 +1,7 @@
 """Street Lamps expansion rules: activated lamps, double pieces, and activation checks."""
 
+import pytest
+
 from scoring.results import ScoreSheet
 from tests.expansion_boards import Spaces, codes, scored
 
@@ -8,7 +10,7 @@ def lamps(spaces: Spaces, *lines: str) -> ScoreSheet:
     return scored("street-lamps", spaces, *lines)
 
 
-ROW_OF_LAMPS = {(0, 0): "_H__*", (0, 2): "_H_H*", (0, 4): "_H_H*", (5, 5): "RRRR"}
+ROW_OF_LAMPS = {(0, 0): "_H_H*", (0, 2): "_H_H*", (0, 4): "_H_H*", (5, 5): "RRRR"}
 
 
 def test_only_activated_lamps_score() -> None:
@@ -66,3 +68,23 @@ def test_double_curve_pieces_do_not_connect() -> None:
     sheet = lamps(spaces)
     assert [n.exit_count for n in sheet.networks] == [1]
     assert sheet.errors == []
+
+
+@pytest.mark.parametrize("token", ["H___*", "HH__+__H_*", "H_H_+_H__*", "H___+_H__+__H_*"])
+def test_lamp_drawings_no_street_lamp_die_gives_are_reported(token) -> None:
+    assert codes(lamps({(3, 3): token})) == ["lamp-not-a-face"]
+
+
+@pytest.mark.parametrize("token", ["H_H_*", "_HH_*", "HHH_*", "H_HH*", "HHHH*", "_H_H+H_H_*",
+                                   "HH__+__HH*", "H__H+_HH_*"])
+def test_every_street_lamp_die_face_is_legal(token) -> None:
+    assert codes(lamps({(3, 3): token})) == []
+
+
+def test_more_lamps_than_two_dice_give_in_six_rounds_are_reported() -> None:
+    # 12 straight lamps along rows 0 and 6 (columns 0-5): the most the dice give
+    twelve = {(r, c): "_H_H*" for r in (0, 6) for c in range(6)}
+    assert codes(lamps(twelve)) == []
+    sheet = lamps({**twelve, (3, 3): "H_H_*"})
+    assert codes(sheet) == ["too-many-lamps"]
+    assert len(sheet.illegal[0].places) == 13

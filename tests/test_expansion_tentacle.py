@@ -89,3 +89,46 @@ def test_tentacles_cross_each_other_only_at_right_angles() -> None:
 def test_bad_tentacle_line_is_a_grid_error() -> None:
     with pytest.raises(GridError, match="bad key line 'tentacle: 0,0 0,9'"):
         tentacle({}, "0,0 0,9")
+
+
+# The four corners, and for each the two neighbours a Tentacle can step to from it.
+CORNERS = {(0, 0): ((1, 0), (0, 1)), (0, 6): ((1, 6), (0, 5)), (6, 6): ((5, 6), (6, 5)),
+           (6, 0): ((5, 0), (6, 1))}
+
+
+def path(*spaces: tuple[int, int]) -> str:
+    return " ".join(f"{r},{c}" for r, c in spaces)
+
+
+@pytest.mark.parametrize("corner", sorted(CORNERS))
+def test_two_tentacles_start_in_one_corner_one_by_each_outer_side(corner) -> None:
+    """One comes in by each outer side of the corner; they cross (or curve) there."""
+    (r, c), ((r1, c1), (r2, c2)) = corner, CORNERS[corner]
+    down = path((r, c), (r1, c1), (2 * r1 - r, 2 * c1 - c))
+    along = path((r, c), (r2, c2), (2 * r2 - r, 2 * c2 - c))
+    sheet = tentacle({}, down, along)
+    assert codes(sheet) == []
+    assert sheet.expansions == {"tentacle": 4}
+
+
+def test_a_third_tentacle_from_the_same_corner_finds_no_free_side() -> None:
+    sheet = tentacle({}, "0,0 1,0 2,0", "0,0 0,1 0,2", "0,0 1,0 1,1")
+    assert "tentacle-space" in codes(sheet)
+
+
+def test_a_corner_tentacle_comes_in_by_the_side_a_route_leaves_free() -> None:
+    # a straight highway north-south in the corner: the Tentacle enters by the west side and
+    # passes under it to the east; southwards it would run along it
+    assert codes(tentacle({(0, 0): "H_H_"}, "0,0 0,1 0,2")) == []
+    assert codes(tentacle({(0, 0): "H_H_"}, "0,0 1,0 2,0")) == ["tentacle-space"]
+
+
+def test_more_tentacles_than_rounds_are_reported() -> None:
+    # one Tentacle a round, 7 rounds: 7 Tentacles of 3 down columns 0, 2, 4, 6 and up 0, 2, 4
+    downs = [f"0,{c} 1,{c} 2,{c}" for c in (0, 2, 4, 6)]
+    ups = [f"6,{c} 5,{c} 4,{c}" for c in (0, 2, 4)]
+    assert codes(tentacle({}, *downs, *ups)) == []
+    sheet = tentacle({}, *downs, *ups, "6,6 5,6 4,6")
+    assert codes(sheet) == ["too-many-tentacles"]
+    assert len(sheet.illegal[0].places) == 8
+    assert sheet.expansions == {"tentacle": 16}  # still scored as drawn

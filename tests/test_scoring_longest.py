@@ -3,6 +3,7 @@
 from itertools import pairwise
 from unittest.mock import patch
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -38,11 +39,18 @@ def brute_force(graph: RouteGraph, kind: str, reentrant: bool) -> int:
     return best
 
 
-small_boards = st.integers(2, 4).flatmap(lambda size: st.lists(
-    st.sampled_from(HIGHWAY_TOKENS), min_size=size * size, max_size=size * size).map(
-    lambda tokens: Board.from_tokens(
-        [[tokens[r * size + c] if r < size and c < size else "." for c in range(7)]
-         for r in range(7)])))
+def small_boards_of(tokens: list[str]):
+    """Boards of 2 x 2 to 4 x 4 spaces drawn from ``tokens`` in the top-left corner."""
+    return st.integers(2, 4).flatmap(lambda size: st.lists(
+        st.sampled_from(tokens), min_size=size * size, max_size=size * size).map(
+        lambda drawn: Board.from_tokens(
+            [[drawn[r * size + c] if r < size and c < size else "." for c in range(7)]
+             for r in range(7)])))
+
+
+small_boards = small_boards_of(HIGHWAY_TOKENS)
+ONE_PIECE_TOKENS = [t for t in HIGHWAY_TOKENS if "+" not in t]
+"""Tokens with at most one highway piece per space: the joins the grid DP applies to."""
 
 
 @settings(max_examples=200, deadline=None)
@@ -56,18 +64,24 @@ def test_longest_route_matches_exhaustive_search(board, reentrant):
 
 
 @settings(max_examples=150, deadline=None)
-@given(small_boards, st.booleans())
+@given(small_boards_of(ONE_PIECE_TOKENS), st.booleans())
 def test_grid_dynamic_programme_matches_exhaustive_search(board, loops):
     graph = RouteGraph(board)
     joins = _Search(graph, "H", loops)._grid_joins()
-    if joins is None:  # two highway pieces in one space: the DP does not apply
-        return
+    assert joins is not None  # one highway piece per space: the DP applies
     length, route = grid_longest(*joins, loops=loops)
     assert length == brute_force(graph, "H", loops)
     assert len(route) == length
     present = joins[0]
     for (r1, c1), (r2, c2) in pairwise(route):
         assert abs(r1 - r2) + abs(c1 - c2) == 1 and present[r1][c1] and present[r2][c2]
+
+
+@pytest.mark.parametrize("token", ["H_H_+_H_H", "HH__+__HH"])
+def test_the_grid_dynamic_programme_does_not_apply_to_two_highways_in_one_space(token):
+    board = Board.from_tokens([[token if (r, c) == (0, 0) else "." for c in range(7)]
+                               for r in range(7)])
+    assert _Search(RouteGraph(board), "H", False)._grid_joins() is None
 
 
 def assert_is_route(board, spaces, length):

@@ -4,7 +4,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scoring.board import Board, format_grid, parse_grid
-from scoring.engine import score_board
+from scoring.engine import score
 from scoring.space import parse_token
 
 KINDS = "HRWL"
@@ -54,7 +54,7 @@ def test_half_turn_leaves_the_score_unchanged(board, turns):
     # pieces are rotated at random first, so every orientation of every piece is covered
     rows = [[board[r, c].turned(turns[r * 7 + c]) for c in range(7)] for r in range(7)]
     board = Board(tuple(tuple(row) for row in rows))
-    before, after = score_board(board), score_board(board.turned(2))
+    before, after = score(board), score(board.turned(2))
     assert after.to_json() == before.to_json()
     assert sorted(i.code for i in after.illegal) == sorted(i.code for i in before.illegal)
 
@@ -68,7 +68,7 @@ def test_printing_then_parsing_gives_the_same_board(board):
 @settings(max_examples=80, deadline=None)
 @given(boards)
 def test_any_board_scores_without_crashing(board):
-    sheet = score_board(board)
+    sheet = score(board)
     data = sheet.to_json()
     assert data["total"] == (data["exits"] + data["highway"] + data["railway"] + data["center"]
                              - data["errors"])

@@ -2,8 +2,8 @@
 
 import pytest
 
+from scoring import engine
 from scoring.board import Board
-from scoring.engine import score_board
 from scoring.exits import EXITS, exit_at
 from scoring.results import network_points
 from scoring.sides import Side
@@ -18,7 +18,7 @@ def board(*placed: tuple[int, int, str]) -> Board:
 
 
 def score(*placed, **options):
-    return score_board(board(*placed), **options)
+    return engine.score(board(*placed), **options)
 
 
 # -- the board -------------------------------------------------------------------------------
@@ -192,17 +192,18 @@ def test_twelve_exit_network_scores_45():
 
 
 def test_street_lamp_crossings_are_not_special_routes():
-    sheet = score((0, 0, "HHHH*"), (0, 2, "HHHH*"), (0, 4, "HHHH*"), (0, 6, "HHHH*"))
-    assert sheet.illegal == []
+    lamps = [(0, col, "HHHH*") for col in (0, 2, 4, 6)]
+    assert score(*lamps, expansions=["street-lamps"]).illegal == []
+    assert score(*[(0, col, "HHHH") for col in (0, 2, 4, 6)]).illegal != []
 
 
 def test_quarter_turn_swaps_highway_and_railway_exits():
     column = board(*[(r, 1, "H_H_") for r in range(7)])  # top 1 and bottom 1 are highway Exits
-    assert score_board(column).exits_points == 4
-    turned = score_board(column.turned(1))  # now along row 1, whose Exits are railway
+    assert engine.score(column).exits_points == 4
+    turned = engine.score(column.turned(1))  # now along row 1, whose Exits are railway
     assert turned.networks == [] and turned.exits_points == 0
     assert [i.code for i in turned.illegal] == ["wrong-exit", "wrong-exit"]
-    assert score_board(column.turned(2)).to_json() == score_board(column).to_json()
+    assert engine.score(column.turned(2)).to_json() == engine.score(column).to_json()
 
 
 def test_exits_are_not_spaces_of_a_longest_route():

@@ -11,7 +11,7 @@ import pytest
 
 from rink.annotate import annotated_image
 from scoring.board import Board
-from scoring.engine import score_board
+from scoring.engine import score
 from tests.project_scripts import load_script
 from vision.classify import CellClassifier
 from vision.crops import ink_darkness, space_crops
@@ -58,8 +58,8 @@ def test_drawings_no_die_gives_are_read_as_drawn(recognizer):
     assert {len(token.replace("_", "")) for _, _, token in odd} == {1, 3}
     reading = recognizer.read(photo)
     assert [reading.grid[r][c] for r, c, _ in odd] == [token for _, _, token in odd]
-    score = score_board(Board.from_tokens(reading.grid)).to_json()
-    assert score == truth["expected_score"]
+    sheet = score(Board.from_tokens(reading.grid)).to_json()
+    assert sheet == truth["expected_score"]
 
 
 def test_corners_given_by_hand_skip_locating(recognizer):

@@ -2,8 +2,9 @@
 
 One Movement point moves the Investigator either to a neighbouring space joined by a highway,
 or from a station (or a railway Exit) along railways to the first station met. Both moves can
-be made backwards too, so the places one Investigator can have visited are those in the same
-group of this graph as where it stands now.
+be made backwards too, and routes are never erased, so the places one Investigator can have
+visited are those in the same group of this graph as where it stands now, and that group holds
+the Exit it started from.
 """
 
 from __future__ import annotations
@@ -76,8 +77,9 @@ def _railway_moves(board: Board, moves: dict[Stop, set[Stop]]) -> None:
         moves[exit_place(exit_.index)].update(targets)
 
 
-def reachable(board: Board, start: Stop) -> set[Stop]:
-    """Every place joined to ``start`` by Investigator moves (either way), ``start`` included."""
+def walk_groups(board: Board) -> dict[Stop, frozenset[Stop]]:
+    """Every place some move starts or ends at -> all the places joined to it by moves (either
+    way), itself included. A place no move touches is not a key."""
     moves: dict[Stop, set[Stop]] = defaultdict(set)
     _highway_moves(board, moves)
     _railway_moves(board, moves)
@@ -86,10 +88,26 @@ def reachable(board: Board, start: Stop) -> set[Stop]:
         for there in theres:
             both[here].add(there)
             both[there].add(here)
-    seen, stack = {start}, [start]
-    while stack:
-        for other in both[stack.pop()]:
-            if other not in seen:
-                seen.add(other)
-                stack.append(other)
-    return seen
+    groups: dict[Stop, frozenset[Stop]] = {}
+    for start in both:
+        if start in groups:
+            continue
+        seen, stack = {start}, [start]
+        while stack:
+            for other in both[stack.pop()]:
+                if other not in seen:
+                    seen.add(other)
+                    stack.append(other)
+        group = frozenset(seen)
+        groups.update(dict.fromkeys(group, group))
+    return groups
+
+
+def reachable(board: Board, start: Stop) -> frozenset[Stop]:
+    """Every place joined to ``start`` by Investigator moves (either way), ``start`` included."""
+    return walk_groups(board).get(start, frozenset({start}))
+
+
+def joins_an_exit(group: frozenset[Stop]) -> bool:
+    """Whether a group of places holds an Exit (where every Investigator starts)."""
+    return any(isinstance(place, str) for place in group)

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import TypeVar
 
 from scoring.board import SIZE, Board, GridError, Position
+from scoring.quote import quoted
 from scoring.sides import Side
 
 EdgePlace = tuple[Side, int]
@@ -19,21 +20,27 @@ T = TypeVar("T")
 
 
 def _bad(source: str, key: str, value: str, why: str) -> GridError:
-    return GridError(source, f"bad key line '{key}: {value}': {why}")
+    return GridError(source, f"bad key line {quoted(f'{key}: {value}')}: {why}")
+
+
+def _number(text: str) -> int | None:
+    """A short whole number written in ASCII digits (not '²', not 5000 digits), or None."""
+    text = text.strip()
+    return int(text) if text.isascii() and text.isdigit() and len(text) <= 9 else None
 
 
 def parse_position(text: str) -> Position | None:
     """``"2,3"`` -> (2, 3); None when ``text`` is not a space on the board."""
     row, sep, col = text.partition(",")
-    if not sep or not row.strip().isdigit() or not col.strip().isdigit():
+    position = _number(row), _number(col)
+    if not sep or None in position:
         return None
-    position = int(row), int(col)
-    return position if all(0 <= v < SIZE for v in position) else None
+    return position if all(0 <= v < SIZE for v in position) else None  # type: ignore[operator]
 
 
 def parse_edge_place(text: str) -> EdgePlace | None:
     """``"N3"`` -> (Side.N, 3); None when ``text`` is not a place at the board's edge."""
-    if len(text) != 2 or text[0] not in "NESW" or not text[1].isdigit():
+    if len(text) != 2 or text[0] not in "NESW" or text[1] not in "0123456789":
         return None
     along = int(text[1])
     return (Side[text[0]], along) if along < SIZE else None
@@ -75,7 +82,7 @@ def _items(
     for item in value.split():
         parsed = parse(item)
         if parsed is None:
-            raise _bad(source, key, value, f"{item!r} is not {what}")
+            raise _bad(source, key, value, f"{quoted(item)} is not {what}")
         found.append(parsed)
     return found
 
@@ -85,9 +92,10 @@ def count(board: Board, key: str, most: int, source: str = "<board>") -> int:
     value = board.extra(key)
     if value is None:
         return 0
-    if not value.isdigit() or int(value) > most:
+    number = _number(value)
+    if number is None or number > most:
         raise _bad(source, key, value, f"expected a whole number from 0 to {most}")
-    return int(value)
+    return number
 
 
 def all_lines(board: Board, key: str) -> list[str]:

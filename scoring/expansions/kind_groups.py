@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from scoring.board import SIZE, Position
+from scoring.board import SIZE, Board, Position
 from scoring.graph import NodeId, RouteGraph
 from scoring.sides import Side
 
@@ -20,6 +20,14 @@ class KindGroup:
     """Ends of this kind that meet no end of the same kind and are not on the outer edge."""
     edge_ends: tuple[tuple[Position, Side], ...]
     """Ends of this kind on the outer edge of the board."""
+
+
+def spaces_with_kind(board: Board, kind: str) -> list[Position]:
+    """Every space with a piece that has an end of ``kind``, in reading order."""
+    return sorted({
+        (row, col) for row, line in enumerate(board.spaces) for col, space in enumerate(line)
+        for piece in space.pieces if kind in piece.kinds
+    })
 
 
 def kind_groups(graph: RouteGraph, kind: str) -> list[KindGroup]:

@@ -8,15 +8,19 @@ piers of one Lake share a network. Open lake sides are never Errors; a route end
 side (no pier there) is an Error. An empty space with 3 or more sides against open lake sides
 should have been filled with water (``LLLL``) and is reported; a filled space needs 3 such
 sides (the dice never show a full lake).
+
+The 2 Lake dice give at most 2 Lake spaces a round for 6 rounds: at most 12 spaces that are
+not filled with water (filled spaces come from the filling rule, not from the dice).
 """
 
 from __future__ import annotations
 
 from scoring.board import SIZE, Board, Position
 from scoring.expansion_api import Expansion, ExpansionScore
-from scoring.expansions.kind_groups import kind_groups
+from scoring.expansions.kind_groups import kind_groups, spaces_with_kind
 from scoring.expansions.wording import counted
 from scoring.graph import RouteGraph
+from scoring.quote import quoted
 from scoring.results import Illegal, Place, ScoreSheet
 from scoring.sides import HIGHWAY, LAKE, RAILWAY, Side
 from scoring.space import Piece
@@ -53,17 +57,33 @@ def _lake_faces() -> frozenset[tuple]:
 
 LAKE_FACES = _lake_faces()
 FULL_LAKE = (LAKE, LAKE, LAKE, LAKE)
+ROUNDS = 6
+DICE = 2
+MOST_DIE_SPACES = ROUNDS * DICE
+"""Lake spaces (not filled with water) the Lake dice can give in a game."""
 
 
 def find_illegal(board: Board, graph: RouteGraph) -> list[Illegal]:
-    """Lake drawings no die face makes, and empty spaces that should be filled with water."""
+    """More Lake die spaces than the dice give, Lake drawings no die face makes, and empty
+    spaces that should be filled with water."""
     found: list[Illegal] = []
+    from_dice = [
+        (row, col) for row, col in spaces_with_kind(board, LAKE)
+        if all(piece.kinds != FULL_LAKE for piece in board[row, col].pieces)
+    ]
+    if len(from_dice) > MOST_DIE_SPACES:
+        found.append(Illegal(
+            "too-many-lakes",
+            f"{len(from_dice)} Lake spaces not filled with water; the {DICE} Lake dice give at "
+            f"most {MOST_DIE_SPACES} in {ROUNDS} rounds",
+            tuple(Place(*p) for p in from_dice),
+        ))
     for row, col in board.positions():
         space = board[row, col]
         lake_pieces = [p for p in space.pieces if p.has_kind(LAKE)]
         if lake_pieces and (len(space.pieces) != 1 or lake_pieces[0].kinds not in LAKE_FACES):
             found.append(Illegal(
-                "lake-not-a-face", f"{space.token!r} is not a Lake die face", (Place(row, col),)
+                "lake-not-a-face", f"{quoted(space.token)} is not a Lake die face", (Place(row, col),)
             ))
         facing = len(_lake_facing_sides(board, (row, col)))
         if space.is_empty and facing >= 3:
@@ -99,18 +119,16 @@ def exempt_end(kind: str) -> bool:
 
 def drawings(board: Board) -> list[Place]:
     """Spaces holding Lake expansion drawings."""
-    return [
-        Place(r, c) for r, c in board.positions()
-        if any(piece.has_kind(LAKE) for piece in board[r, c].pieces)
-    ]
+    return [Place(r, c) for r, c in spaces_with_kind(board, LAKE)]
 
 
 class LakeExpansion(Expansion):
-    """The Lake expansion for ``score_board`` (open lake sides are never Errors)."""
+    """The Lake expansion for ``scoring.engine.score`` (open lake sides are never Errors)."""
 
     name = "lake"
     title = "Lake"
-    rounds = 6
+    box = "Deep Blue"
+    rounds = ROUNDS
     error_free_kinds = frozenset({LAKE})
 
     def illegal(self, board: Board, graph: RouteGraph) -> list[Illegal]:

@@ -8,7 +8,7 @@ markers with ``marked`` too.
 from __future__ import annotations
 
 from scoring.board import Board, Position
-from scoring.expansions import key_lines
+from scoring.expansions.key_lines import positions
 from scoring.results import Illegal, Place
 from scoring.sides import ROUTE_KINDS
 from scoring.space import Space
@@ -16,7 +16,8 @@ from scoring.space import Space
 
 def marked(board: Board, marker: str) -> list[Position]:
     """Every space with ``marker``, in reading order."""
-    return [p for p in board.positions() if marker in board[p].markers]
+    return [(row, col) for row, line in enumerate(board.spaces)
+            for col, space in enumerate(line) if marker in space.markers]
 
 
 def marked_places(board: Board, marker: str) -> list[Place]:
@@ -33,7 +34,7 @@ def listed_marked(board: Board, marker: str, key: str, source: str = "<board>") 
     """The spaces on the ``key:`` line that really hold ``marker``, each once, in listed order."""
     drawn = set(marked(board, marker))
     found: list[Position] = []
-    for position in key_lines.positions(board, key, source):
+    for position in positions(board, key, source):
         if position in drawn and position not in found:
             found.append(position)
     return found
@@ -50,7 +51,7 @@ def listing_problems(
     """The ``missing`` (code, message) for each space on the ``key:`` line without ``marker``,
     then the ``twice`` one for each space listed more than once."""
     drawn = set(marked(board, marker))
-    listed = key_lines.positions(board, key, source)
+    listed = positions(board, key, source)
     found = [Illegal(*missing, (Place(*p),)) for p in listed if p not in drawn]
     repeated = sorted({p for p in listed if listed.count(p) > 1})
     return found + [Illegal(*twice, (Place(*p),)) for p in repeated]

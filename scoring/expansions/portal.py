@@ -13,6 +13,7 @@ from collections import defaultdict
 
 from scoring.board import Board, Position
 from scoring.expansion_api import Expansion, ExpansionScore
+from scoring.expansions.marked import marked
 from scoring.expansions.wording import counted
 from scoring.graph import Link, RouteGraph
 from scoring.results import Illegal, Place, ScoreSheet
@@ -26,7 +27,7 @@ PER_LETTER = 2
 def portal_letters(board: Board) -> dict[str, list[Position]]:
     """Letter -> the spaces with a Portal of that letter, in reading order."""
     found: dict[str, list[Position]] = defaultdict(list)
-    for row, col in board.positions():
+    for row, col in marked(board, MARKER):
         markers = board[row, col].markers
         for i, char in enumerate(markers[:-1]):
             if char == MARKER:
@@ -91,10 +92,11 @@ def drawings(board: Board) -> list[Place]:
 
 
 class PortalExpansion(Expansion):
-    """The Portal expansion for ``score_board``."""
+    """The Portal expansion for ``scoring.engine.score``."""
 
     name = "portal"
     title = "Portal"
+    box = "Eldritch"
     rounds = 7
 
     def links(self, board: Board, graph: RouteGraph) -> list[Link]:

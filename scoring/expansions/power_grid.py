@@ -5,6 +5,10 @@ empty space). The ``electrified:`` line lists the spaces with a lightning mark, 
 the filled circles (0-3). An Exit counts when a route of its kind reaches it and the space
 next to it is electrified and joined to the Accumulator through orthogonally adjacent
 electrified spaces. Route ends that face the Accumulator are not Errors.
+
+Charges are bounded only by the Accumulator's 3 circles: the dice's "?" face charges it by 1
+with no electrified space next to it (RULINGS.md), and the board does not show which face
+gave a charge, so charges without lightning next to the Accumulator are legal.
 """
 
 from __future__ import annotations
@@ -14,7 +18,7 @@ from dataclasses import dataclass
 from scoring.board import SIZE, Board, Position
 from scoring.exits import EXITS, Exit
 from scoring.expansion_api import Expansion, ExpansionScore
-from scoring.expansions import key_lines
+from scoring.expansions.key_lines import count, positions
 from scoring.expansions.marked import has_route, marked, marked_places
 from scoring.expansions.wording import counted
 from scoring.graph import RouteGraph
@@ -60,7 +64,7 @@ def _neighbours(position: Position) -> list[Position]:
 def powered_spaces(board: Board, source: str = "<board>") -> set[Position]:
     """Electrified spaces joined to the Accumulator through electrified spaces."""
     centre = accumulator(board) or CENTRE
-    electrified = set(key_lines.positions(board, ELECTRIFIED_KEY, source)) - {centre}
+    electrified = set(positions(board, ELECTRIFIED_KEY, source)) - {centre}
     reached: set[Position] = set()
     stack = [p for p in _neighbours(centre) if p in electrified]
     while stack:
@@ -77,7 +81,7 @@ def power_grid(board: Board, source: str = "<board>") -> PowerGrid:
     exits = tuple(
         e for e in EXITS if e.position in powered and board[e.position].kind_at(e.side) == e.kind
     )
-    charges = key_lines.count(board, CHARGES_KEY, MAX_CHARGES, source)
+    charges = count(board, CHARGES_KEY, MAX_CHARGES, source)
     return PowerGrid(accumulator(board) or CENTRE, charges, exits)
 
 
@@ -97,7 +101,7 @@ def exempt_end(board: Board, row: int, col: int, side: Side) -> bool:
 
 def find_illegal(board: Board, source: str = "<board>") -> list[Illegal]:
     """A missing or off-centre Accumulator, lightning without a route or on the Accumulator,
-    and charges without a powered space next to the Accumulator."""
+    and a space electrified twice (charges are never illegal: see the module docstring)."""
     found: list[Illegal] = []
     drawn = marked(board, ACCUMULATOR)
     if not drawn:
@@ -111,7 +115,7 @@ def find_illegal(board: Board, source: str = "<board>") -> list[Illegal]:
             tuple(Place(*p) for p in drawn),
         ))
     centre = drawn[0] if drawn else CENTRE
-    listed = key_lines.positions(board, ELECTRIFIED_KEY, source)
+    listed = positions(board, ELECTRIFIED_KEY, source)
     for position in sorted(set(listed)):
         if position == centre:
             found.append(Illegal(
@@ -127,13 +131,6 @@ def find_illegal(board: Board, source: str = "<board>") -> list[Illegal]:
             found.append(Illegal(
                 "electrified-twice", "a space can be electrified only once", (Place(*position),)
             ))
-    charges = key_lines.count(board, CHARGES_KEY, MAX_CHARGES, source)
-    if charges and not powered_spaces(board, source):
-        found.append(Illegal(
-            "charges-unpowered",
-            f"{charges} charges, but no electrified space next to the Accumulator",
-            (Place(*centre),),
-        ))
     return found
 
 
@@ -143,10 +140,11 @@ def drawings(board: Board) -> list[Place]:
 
 
 class PowerGridExpansion(Expansion):
-    """The Power Grid expansion for ``score_board``."""
+    """The Power Grid expansion for ``scoring.engine.score``."""
 
     name = "power-grid"
     title = "Power Grid"
+    box = "Electricity"
     rounds = 7
 
     def exempt_ends(self, board: Board, graph: RouteGraph) -> set[tuple[int, int, Side]]:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from scoring.board import Board
 from scoring.exits import Exit, exit_at
 from scoring.expansion_api import Expansion, ExpansionScore
-from scoring.expansions import key_lines
+from scoring.expansions.key_lines import edge_place_space, edge_places
 from scoring.expansions.marked import marked, marked_places
 from scoring.expansions.wording import counted
 from scoring.graph import Link, NodeId, RouteGraph
@@ -54,8 +54,8 @@ def madness_links(board: Board, graph: RouteGraph, source: str = "<board>") -> l
     for row, col in marked(board, RITUAL):
         node = graph.add_virtual(f"{RITUAL_LABEL} {row},{col}")
         links += [Link(node, piece) for piece in graph.nodes_in(row, col)]
-    for place in key_lines.edge_places(board, EDGE_PORTALS_KEY, source):
-        (row, col), side = key_lines.edge_place_space(place)
+    for place in edge_places(board, EDGE_PORTALS_KEY, source):
+        (row, col), side = edge_place_space(place)
         node = graph.add_virtual(f"{PORTAL_LABEL} {side.name}{place[1]}")
         piece = graph.node_at(row, col, side)
         if piece is not None and graph.kind_at(row, col, side) in ROUTE_KINDS:
@@ -105,10 +105,10 @@ def score_networks(networks: list[MadnessNetwork]) -> tuple[int, str]:
 def find_illegal(board: Board, source: str = "<board>") -> list[Illegal]:
     """Edge Portals not beside a Country Route, doubled, or more than one per round."""
     found: list[Illegal] = []
-    places = key_lines.edge_places(board, EDGE_PORTALS_KEY, source)
+    places = edge_places(board, EDGE_PORTALS_KEY, source)
     seen = set()
     for place in places:
-        (row, col), side = key_lines.edge_place_space(place)
+        (row, col), side = edge_place_space(place)
         where = (Place(row, col, side),)
         name = f"{side.name}{place[1]}"
         if place in seen:
@@ -143,10 +143,11 @@ def drawings(board: Board) -> list[Place]:
 
 
 class RitualExpansion(Expansion):
-    """The Ritual expansion for ``score_board``."""
+    """The Ritual expansion for ``scoring.engine.score``."""
 
     name = "ritual"
     title = "Ritual"
+    box = "Eldritch"
     rounds = ROUNDS
 
     def links(self, board: Board, graph: RouteGraph) -> list[Link]:

@@ -5,6 +5,10 @@ space it runs through, plus 3 when it has ends and all of them reach the outer e
 picks the best River. Open River ends are Errors (the engine counts them like route ends).
 Routes cross a River only on a bridge: a straight river and a straight route crossing in one
 space as two pieces (``H_H_+_W_W``). Rivers never connect to routes or Exits.
+
+The 2 River dice (RULINGS.md) show a curved river, a straight river and a straight river under
+a highway or a railway bridge; the game lasts 6 rounds and each die is drawn at most once a
+round, so a board holds at most 12 River spaces, each one of those faces.
 """
 
 from __future__ import annotations
@@ -14,13 +18,23 @@ from dataclasses import dataclass
 from scoring.board import SIZE, Board, Position
 from scoring.exits import exit_at
 from scoring.expansion_api import Expansion, ExpansionScore
-from scoring.expansions.kind_groups import KindGroup, kind_groups
+from scoring.expansions.kind_groups import KindGroup, kind_groups, spaces_with_kind
 from scoring.expansions.wording import counted
 from scoring.graph import RouteGraph
+from scoring.quote import quoted
 from scoring.results import Illegal, Place, ScoreSheet
 from scoring.sides import KIND_WORDS, RIVER, ROUTE_KINDS, Side
+from scoring.space import Space
 
 EDGE_BONUS = 3
+ROUNDS = 6
+DICE = 2
+MOST_SPACES = ROUNDS * DICE
+"""River spaces the River dice can give in a game: 2 a round for 6 rounds."""
+FACES_IN_WORDS = (
+    "a River die gives a straight or curved river, or a straight river under a straight "
+    "highway or railway bridge"
+)
 
 
 @dataclass(frozen=True)
@@ -79,22 +93,41 @@ def _is_bridge(pieces) -> bool:
     )
 
 
+def _face_problem(space: Space) -> tuple[str, str] | None:
+    """(code, message) when a space with a river is no River die face, else None."""
+    rivers = [p for p in space.pieces if p.has_kind(RIVER)]
+    if any(set(p.kinds) & set(ROUTE_KINDS) for p in rivers):
+        return "river-joins-route", "a river is joined to a route"
+    one_river = len(rivers) == 1 and set(rivers[0].kinds) <= {RIVER, None}
+    if not one_river or len(rivers[0].sides) != 2:
+        return "river-not-a-face", f"{quoted(space.token)} is no River die face ({FACES_IN_WORDS})"
+    if len(space.pieces) > 1 and not _is_bridge(space.pieces):
+        if any(set(p.kinds) & set(ROUTE_KINDS) for p in space.pieces):
+            return "river-no-bridge", "a route shares a space with a river without a bridge"
+        return "river-not-a-face", f"{quoted(space.token)} is no River die face ({FACES_IN_WORDS})"
+    return None
+
+
 def find_illegal(board: Board, graph: RouteGraph) -> list[Illegal]:
-    """River drawings that break the rules: a river joined to a route, a crossing without a
-    bridge, a river into an Exit."""
+    """River drawings that break the rules: more River spaces than the dice give, a space that
+    is no River die face, a river joined to a route, a crossing without a bridge, a river into
+    an Exit."""
     found: list[Illegal] = []
-    for row, col in board.positions():
+    spaces = spaces_with_kind(board, RIVER)
+    if len(spaces) > MOST_SPACES:
+        found.append(Illegal(
+            "too-many-rivers",
+            f"{len(spaces)} River spaces; the {DICE} River dice give at most {MOST_SPACES} "
+            f"in {ROUNDS} rounds",
+            tuple(Place(*p) for p in spaces),
+        ))
+    for row, col in spaces:
         space = board[row, col]
         river_pieces = [p for p in space.pieces if p.has_kind(RIVER)]
-        if not river_pieces:
-            continue
         place = (Place(row, col),)
-        if any(set(p.kinds) - {RIVER, None} for p in river_pieces):
-            found.append(Illegal("river-joins-route", "a river is joined to a route", place))
-        elif len(space.pieces) > 1 and not _is_bridge(space.pieces):
-            found.append(Illegal(
-                "river-no-bridge", "a route shares a space with a river without a bridge", place
-            ))
+        problem = _face_problem(space)
+        if problem is not None:
+            found.append(Illegal(*problem, place))
         for piece in river_pieces:
             for side, kind in piece.ends():
                 if kind != RIVER:
@@ -126,19 +159,16 @@ def _facing_kind(board: Board, row: int, col: int, side: Side) -> str | None:
 
 def drawings(board: Board) -> list[Place]:
     """Spaces holding River expansion drawings."""
-    return [Place(r, c) for r, c in board.positions() if _has(board, (r, c))]
-
-
-def _has(board: Board, position: Position) -> bool:
-    return any(piece.has_kind(RIVER) for piece in board[position].pieces)
+    return [Place(r, c) for r, c in spaces_with_kind(board, RIVER)]
 
 
 class RiverExpansion(Expansion):
-    """The River expansion for ``score_board``."""
+    """The River expansion for ``scoring.engine.score``."""
 
     name = "river"
     title = "River"
-    rounds = 6
+    box = "Deep Blue"
+    rounds = ROUNDS
 
     def illegal(self, board: Board, graph: RouteGraph) -> list[Illegal]:
         return find_illegal(board, graph)

@@ -4,7 +4,8 @@ A Street Lamp is a highway-only space marked ``*`` (straight, curve, T, crossing
 highway ``H_H_+_H_H*``, double curve ``HH__+__HH*``). Each Special Route used activates every
 lamp of one row or column; the ``lamps activated:`` line lists the activated lamps. Checked:
 every activated space holds a lamp, and the activated lamps fit in as many rows/columns as
-Special Routes were drawn.
+Special Routes were drawn; every lamp space is one of those six Street Lamp die faces, and the
+2 dice give at most 12 of them (2 a round for 6 rounds).
 """
 
 from __future__ import annotations
@@ -15,13 +16,33 @@ from scoring.board import SIZE, Board, Position
 from scoring.expansion_api import Expansion, ExpansionScore
 from scoring.expansions.marked import listed_marked, listing_problems, marked, marked_places
 from scoring.graph import RouteGraph
+from scoring.quote import quoted
 from scoring.results import Illegal, Place, ScoreSheet
 from scoring.sides import HIGHWAY
+from scoring.space import parse_token
 from scoring.specials import special_route
 
 LAMP = "*"
 KEY = "lamps activated"
 MAX_SPECIALS = 3
+ROUNDS = 6
+DICE = 2
+MOST_LAMPS = ROUNDS * DICE
+"""Street Lamp spaces the 2 Street Lamp dice can give in a game."""
+
+
+def _lamp_faces() -> frozenset[tuple[tuple, ...]]:
+    """The pieces of each Street Lamp die face, in every rotation (``Space.pieces`` order)."""
+    faces = ("H_H_", "HH__", "HHH_", "HHHH", "H_H_+_H_H", "HH__+__HH")
+    found = set()
+    for face in faces:
+        space = parse_token(face)
+        for turn in range(4):
+            found.add(tuple(piece.kinds for piece in space.turned(turn).pieces))
+    return frozenset(found)
+
+
+LAMP_FACES = _lamp_faces()
 
 
 def lamps(board: Board) -> list[Position]:
@@ -68,11 +89,27 @@ def find_illegal(board: Board, source: str = "<board>") -> list[Illegal]:
         twice=("lamp-twice", "a Street Lamp can be activated only once"),
         source=source,
     )
-    for position in lamps(board):
-        kinds = {k for piece in board[position].pieces for k in piece.kinds if k is not None}
+    drawn = lamps(board)
+    if len(drawn) > MOST_LAMPS:
+        found.append(Illegal(
+            "too-many-lamps",
+            f"{len(drawn)} Street Lamps; the {DICE} Street Lamp dice give at most {MOST_LAMPS} "
+            f"in {ROUNDS} rounds",
+            tuple(Place(*p) for p in drawn),
+        ))
+    for position in drawn:
+        pieces = board[position].pieces
+        kinds = {k for piece in pieces for k in piece.kinds if k is not None}
         if kinds != {HIGHWAY}:
             found.append(Illegal(
                 "lamp-not-highway", "a Street Lamp is drawn only on highway-only pieces",
+                (Place(*position),),
+            ))
+        elif tuple(piece.kinds for piece in pieces) not in LAMP_FACES:
+            found.append(Illegal(
+                "lamp-not-a-face",
+                f"{quoted(board[position].token)} is no Street Lamp die face (a straight, curve, "
+                "T or crossing highway, a highway over a highway, or a double curve)",
                 (Place(*position),),
             ))
     lit = activated(board, source)
@@ -94,11 +131,12 @@ def drawings(board: Board) -> list[Place]:
 
 
 class StreetLampsExpansion(Expansion):
-    """The Street Lamps expansion for ``score_board``."""
+    """The Street Lamps expansion for ``scoring.engine.score``."""
 
     name = "street-lamps"
     title = "Street Lamps"
-    rounds = 6
+    box = "Electricity"
+    rounds = ROUNDS
 
     def illegal(self, board: Board, graph: RouteGraph) -> list[Illegal]:
         return find_illegal(board)

@@ -7,25 +7,38 @@ length is a Tentacle die face (3, 4 or 5); each step goes to an orthogonally adj
 in every space, the Tentacle and whatever else is there use different sides, and a route
 sharing a space with a Tentacle is a plain straight or curve (the Tentacle passes under a
 straight route at right angles, or curves through the two free sides beside a curve). The last
-space holds the ending tip, which uses only the side it comes in by.
+space holds the ending tip, which uses only the side it comes in by. At most 7 Tentacles: one
+a round, for 7 rounds.
+
+A Tentacle starting in a corner space may come in by either of its two outer sides, and the
+key line does not say which: rink takes, for the Tentacles starting in each corner together,
+the entry sides that leave fewest conflicts in that space (so two Tentacles can start in one
+corner, one by each outer side, and cross), preferring a side without a route.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import product
 
 from scoring.board import Board, GridError, Position
 from scoring.exits import exit_at, on_outer_edge
 from scoring.expansion_api import Expansion, ExpansionScore
-from scoring.expansions import key_lines
+from scoring.expansions.key_lines import all_lines, parse_position, positions_in
 from scoring.expansions.wording import counted
 from scoring.graph import RouteGraph
+from scoring.quote import quoted
 from scoring.results import Illegal, Place, ScoreSheet, place_words
 from scoring.sides import ROUTE_KINDS, Side
 
 KEY = "tentacle"
 LENGTHS = (3, 4, 5)
 POINTS_PER_TENTACLE = 2
+ROUNDS = 7
+"""At most 1 Tentacle a round ("you may draw 1 Tentacle"), for the 7 rounds of the game."""
+MOST_TRIED_AT_A_CORNER = 8
+"""Tentacles starting in one corner whose entry sides are tried in every combination (2^8);
+beyond that (an illegal board anyway) each takes its first free outer side."""
 
 
 @dataclass(frozen=True)
@@ -39,10 +52,10 @@ class Tentacle:
 def tentacles(board: Board, source: str = "<board>") -> list[Tentacle]:
     """The Tentacles on the board's ``tentacle:`` lines (GridError for a bad line)."""
     found = []
-    for number, value in enumerate(key_lines.all_lines(board, KEY), start=1):
-        spaces = key_lines.positions_in(value, KEY, source)
+    for number, value in enumerate(all_lines(board, KEY), start=1):
+        spaces = positions_in(value, KEY, source)
         if not spaces:
-            raise GridError(source, f"bad key line '{KEY}: {value}': no spaces listed")
+            raise GridError(source, f"bad key line {quoted(f'{KEY}: {value}')}: no spaces listed")
         found.append(Tentacle(number, tuple(spaces)))
     return found
 
@@ -79,25 +92,32 @@ Stretch = tuple[Position, set[Side]]
 """A space a Tentacle crosses and the sides it uses there."""
 
 
-def _stretches(tentacle: Tentacle, board: Board) -> tuple[list[Stretch], list[tuple[Position, str]]]:
-    """The Tentacle's stretches, and what is wrong with its path (space, words)."""
+def _outer_sides(board: Board, position: Position) -> list[Side]:
+    """The outer sides of an edge space, those without a route end first."""
+    outer = [side for side in Side if on_outer_edge(*position, side)]
+    return sorted(outer, key=lambda side: board[position].kind_at(side) is not None)
+
+
+def _stretches(
+    tentacle: Tentacle, entry: Side | None
+) -> tuple[list[Stretch], list[tuple[Position, str]]]:
+    """The Tentacle's stretches when it comes in by ``entry`` (an outer side of its first
+    space; None off the edge), and what is wrong with its path (space, words)."""
     problems = []
     spaces = tentacle.spaces
     stretches = []
     for i, position in enumerate(spaces):
         sides: set[Side] = set()
         if i == 0:
-            outer = [s for s in Side if on_outer_edge(*position, s)]
-            free = [s for s in outer if board[position].kind_at(s) is None]
-            if outer:
-                sides.add((free or outer)[0])
+            if entry is not None:
+                sides.add(entry)
         else:
-            entry = _side_towards(position, spaces[i - 1])
-            if entry is None:
+            came_from = _side_towards(position, spaces[i - 1])
+            if came_from is None:
                 before = place_words(*spaces[i - 1])
                 problems.append((position, f"jumps from {before} to a space not next to it"))
             else:
-                sides.add(entry)
+                sides.add(came_from)
         if i + 1 < len(spaces):
             exit_side = _side_towards(position, spaces[i + 1])
             if exit_side is not None:
@@ -108,11 +128,61 @@ def _stretches(tentacle: Tentacle, board: Board) -> tuple[list[Stretch], list[tu
     return stretches, problems
 
 
+def _conflicts(
+    board: Board, drawn: list[Tentacle], entries: dict[int, Side | None]
+) -> list[tuple[Tentacle, Position, str]]:
+    """Every stretch that cannot be drawn where it is, given the stretches before it."""
+    found = []
+    used: dict[Position, set[Side]] = {}
+    for tentacle in drawn:
+        for position, sides in _stretches(tentacle, entries.get(tentacle.number))[0]:
+            why = _conflict(board, position, sides, used.get(position, set()))
+            if why:
+                found.append((tentacle, position, why))
+            used.setdefault(position, set()).update(sides)
+    return found
+
+
+def entry_sides(board: Board, drawn: list[Tentacle]) -> dict[int, Side | None]:
+    """Tentacle number -> the outer side its first space is entered by (None off the edge).
+
+    A corner has two outer sides: the Tentacles starting in one corner take the combination
+    of sides that leaves the fewest conflicts in that corner (the first such, in the order of
+    ``_outer_sides``)."""
+    entries: dict[int, Side | None] = {}
+    corners: dict[Position, list[Tentacle]] = {}
+    for tentacle in drawn:
+        start = tentacle.spaces[0]
+        outer = _outer_sides(board, start)
+        entries[tentacle.number] = outer[0] if outer else None
+        if len(outer) == 2:
+            corners.setdefault(start, []).append(tentacle)
+    for corner, starting in corners.items():
+        if len(starting) > MOST_TRIED_AT_A_CORNER:
+            continue
+        numbers = [tentacle.number for tentacle in starting]
+        best, fewest = None, None
+        for choice in product(_outer_sides(board, corner), repeat=len(numbers)):
+            tried = {**entries, **dict(zip(numbers, choice))}
+            here = sum(position == corner for _, position, _ in _conflicts(board, drawn, tried))
+            if fewest is None or here < fewest:
+                best, fewest = choice, here
+        entries.update(zip(numbers, best))
+    return entries
+
+
 def find_illegal(board: Board, source: str = "<board>") -> list[Illegal]:
     """Tentacles that break the drawing rules (each still scores as drawn)."""
     found: list[Illegal] = []
-    used: dict[Position, set[Side]] = {}
-    for tentacle in tentacles(board, source):
+    drawn = tentacles(board, source)
+    if len(drawn) > ROUNDS:
+        found.append(Illegal(
+            "too-many-tentacles",
+            f"{len(drawn)} Tentacles; at most 1 is drawn a round, in {ROUNDS} rounds",
+            tuple(dict.fromkeys(Place(*tentacle.spaces[0]) for tentacle in drawn)),
+        ))
+    entries = entry_sides(board, drawn)
+    for tentacle in drawn:
         name = f"Tentacle {tentacle.number}"
         start = tentacle.spaces[0]
         if len(tentacle.spaces) not in LENGTHS:
@@ -129,14 +199,12 @@ def find_illegal(board: Board, source: str = "<board>") -> list[Illegal]:
             found.append(Illegal(
                 "tentacle-start", f"{name} starts in a space with an Exit", (Place(*start),)
             ))
-        stretches, problems = _stretches(tentacle, board)
-        for position, problem in problems:
+        for position, problem in _stretches(tentacle, entries[tentacle.number])[1]:
             found.append(Illegal("tentacle-path", f"{name} {problem}", (Place(*position),)))
-        for position, sides in stretches:
-            why = _conflict(board, position, sides, used.get(position, set()))
-            if why:
-                found.append(Illegal("tentacle-space", f"{name}: {why}", (Place(*position),)))
-            used.setdefault(position, set()).update(sides)
+    for tentacle, position, why in _conflicts(board, drawn, entries):
+        found.append(Illegal(
+            "tentacle-space", f"Tentacle {tentacle.number}: {why}", (Place(*position),)
+        ))
     return found
 
 
@@ -155,20 +223,21 @@ def _conflict(board: Board, position: Position, sides: set[Side], tentacle_sides
 def drawings(board: Board) -> list[Place]:
     """Spaces crossed by Tentacles (read from the key lines without checking them)."""
     places = []
-    for value in key_lines.all_lines(board, KEY):
+    for value in all_lines(board, KEY):
         for item in value.split():
-            position = key_lines.parse_position(item)
+            position = parse_position(item)
             if position is not None:
                 places.append(Place(*position))
     return places
 
 
 class TentacleExpansion(Expansion):
-    """The Tentacle expansion for ``score_board`` (Tentacle spaces count as drawn)."""
+    """The Tentacle expansion for ``scoring.engine.score`` (Tentacle spaces count as drawn)."""
 
     name = "tentacle"
     title = "Tentacle"
-    rounds = 7
+    box = "Eldritch"
+    rounds = ROUNDS
 
     def drawn_spaces(self, board: Board) -> set[Position]:
         return occupied(board)

@@ -65,7 +65,7 @@ def write_samples(out: Path, quality: int = 85) -> list[Path]:
     import cv2
 
     from scoring.board import Board
-    from scoring.engine import score_board
+    from scoring.engine import score
 
     from .games import illegal_board, play_game
     from .photo import render_photo
@@ -80,7 +80,7 @@ def write_samples(out: Path, quality: int = 85) -> list[Path]:
         image_path = photo.save(out / f"{name}.jpg", jpeg_quality=quality)
         truth_path = image_path.with_suffix(".json")
         truth = json.loads(truth_path.read_text())
-        truth["expected_score"] = score_board(Board.from_tokens(photo.grid)).to_json()
+        truth["expected_score"] = score(Board.from_tokens(photo.grid)).to_json()
         truth_path.write_text(json.dumps(truth, indent=1) + "\n")
         written.append(image_path)
     return written
