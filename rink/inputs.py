@@ -125,6 +125,6 @@ def _load_photo(source: str, corners: list[tuple[float, float]] | None) -> Loade
     try:
         board = Board.from_tokens(reading.grid, source)
     except GridError as error:
-        raise InputError(f"{source}: the photo reader gave an invalid grid ({error.reason})")
+        raise InputError(f"{source}: the photo reader gave an invalid grid ({error.reason})") from None
     return LoadedBoard(source, "photo", board, list(reading.review),
                        list(getattr(reading, "warnings", [])), reading)
