@@ -9,7 +9,17 @@ work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
 echo "check_wheel: building the wheel"
-"$python" -m pip wheel -q --no-deps --wheel-dir "$work/dist" "$repo"
+# from a copy of the files git knows (committed or not, ignored ones left out), so the build
+# neither depends on nor leaves behind build outputs in the checkout
+source="$repo"
+if git -C "$repo" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+    source="$work/src"
+    mkdir "$source"
+    git -C "$repo" ls-files -z --cached --others --exclude-standard \
+        | tar -C "$repo" --null --files-from=- --ignore-failed-read -cf - 2>/dev/null \
+        | tar -xf - -C "$source"
+fi
+"$python" -m pip wheel -q --no-deps --wheel-dir "$work/dist" "$source"
 wheels=("$work"/dist/*.whl)
 [ "${#wheels[@]}" -eq 1 ] || { echo "check_wheel: expected one wheel, got ${wheels[*]}" >&2; exit 1; }
 wheel="${wheels[0]}"
