@@ -50,7 +50,10 @@ class CorrectedSpace:
 
 @dataclass
 class BoardResult:
-    """The outcome for one input: a score sheet, or the reason it could not be scored."""
+    """The outcome for one input: a score sheet, or the reason it could not be scored.
+
+    Plain data (no photo arrays), so worker processes hand it back cheaply.
+    """
 
     source: str
     kind: str
@@ -67,6 +70,18 @@ class BoardResult:
     @property
     def ok(self) -> bool:
         return not self.error and self.sheet is not None
+
+    @property
+    def total(self) -> int:
+        """The board's total (only for a scored input)."""
+        assert self.sheet is not None
+        return self.sheet.total
+
+    @property
+    def error_count(self) -> int:
+        """How many Errors the board has (only for a scored input)."""
+        assert self.sheet is not None
+        return self.sheet.error_count
 
     def to_json(self) -> dict:
         """The board-spec 4.3 object for this input (plus a few extra keys)."""
@@ -164,47 +179,16 @@ def _annotate(loaded: LoadedBoard, sheet: ScoreSheet, options: ScoreOptions) -> 
     return str(target), ""
 
 
-@dataclass
-class Outcome:
-    """What the command needs from a scored input: its JSON form and its sheet text.
-
-    Small and made of plain values, so worker processes can hand it back cheaply.
-    """
-
-    source: str
-    ok: bool
-    error: str
-    data: dict
-    """``BoardResult.to_json()``."""
-    text: str
-    """The score sheet (``rink.sheet_text.format_sheet``); empty when not scored."""
-
-    @property
-    def total(self) -> int:
-        return self.data["score"]["total"]
-
-    @property
-    def error_count(self) -> int:
-        return self.data["score"]["errors"]
-
-
-def outcome_of(result: BoardResult) -> Outcome:
-    from rink.sheet_text import format_sheet
-
-    text = format_sheet(result) if result.ok else ""
-    return Outcome(result.source, result.ok, result.error, result.to_json(), text)
-
-
-def _score_pair(args: tuple[InputItem, ScoreOptions]) -> Outcome:
-    return outcome_of(score_item(*args))
+def _score_pair(args: tuple[InputItem, ScoreOptions]) -> BoardResult:
+    return score_item(*args)
 
 
 def score_items(
     items: list[InputItem],
     options: ScoreOptions,
     jobs: int = 1,
-) -> Iterator[Outcome]:
-    """Score ``items`` (in ``jobs`` worker processes when > 1), yielding outcomes in input order."""
+) -> Iterator[BoardResult]:
+    """Score ``items`` (in ``jobs`` worker processes when > 1), yielding results in input order."""
     if jobs <= 1 or len(items) <= 1:
         for item in items:
             yield _score_pair((item, options))

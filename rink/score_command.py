@@ -12,11 +12,11 @@ import sys
 
 import click
 
-from rink.batch import Correction, Outcome, ScoreOptions, score_items
+from rink.batch import BoardResult, Correction, ScoreOptions, score_items
 from rink.inputs import expand_paths
 from rink.leaderboard import format_leaderboard, leaderboard_csv, rank
 from rink.safe_write import OutputExists, check_writable, write_atomic
-from scoring.board import SIZE, format_grid, parse_grid
+from scoring.board import SIZE, format_grid
 from scoring.space import TokenError, parse_token
 
 
@@ -54,16 +54,14 @@ def _parse_corners(text: str) -> tuple[tuple[float, float], ...]:
     return tuple((values[i], values[i + 1]) for i in range(0, 8, 2))
 
 
-def _grid_text(outcome: Outcome) -> str:
+def _grid_text(result: BoardResult) -> str:
     """The scored board as a grid file, with comments saying what was corrected."""
-    data = outcome.data
-    board = parse_grid("\n".join(data["grid"] + data.get("extras", [])), outcome.source)
-    header = [f"# {outcome.source} as scored by rink"]
-    header += [f"# corrected: row {c['row']}, column {c['col']} = {c['token']} (was {c['was']})"
-               for c in data["corrected"]]
-    header += [f"# to review: row {r['row']}, column {r['col']}: read {r['token']}"
-               for r in data["review"]]
-    return "\n".join(header) + "\n" + format_grid(board)
+    assert result.board is not None
+    header = [f"# {result.source} as scored by rink"]
+    header += [f"# corrected: row {c.row}, column {c.col} = {c.token} (was {c.was})"
+               for c in result.corrected]
+    header += [f"# to review: row {r.row}, column {r.col}: read {r.token}" for r in result.review]
+    return "\n".join(header) + "\n" + format_grid(result.board)
 
 
 @click.command()
@@ -111,23 +109,23 @@ def score(paths: tuple[str, ...], as_json: bool, expansions: tuple[str, ...],
         expansions=expansions, reentrant_longest=reentrant_longest, corrections=fixes,
         strict=strict, corners=hand_corners, annotate_dir=annotate_dir, force=force,
     )
-    outcomes = _score_and_print(items, options, jobs, as_json)
+    results = _score_and_print(items, options, jobs, as_json)
 
     problems = []
-    if save_grid and outcomes and "grid" in outcomes[0].data:
-        problems += _write(save_grid, lambda: _grid_text(outcomes[0]), force)
+    if save_grid and results and results[0].board is not None:
+        problems += _write(save_grid, lambda: _grid_text(results[0]), force)
         if not problems and not as_json:
             click.echo(f"Grid saved to {save_grid}")
     if csv_path:
-        problems += _write(csv_path, lambda: leaderboard_csv(outcomes), force)
-    if not as_json and len(outcomes) > 1:
-        standings = rank(outcomes)
+        problems += _write(csv_path, lambda: leaderboard_csv(results), force)
+    if not as_json and len(results) > 1:
+        standings = rank(results)
         if standings:
             click.echo(format_leaderboard(standings))
-    failed = [o for o in outcomes if not o.ok]
-    if failed and len(outcomes) > 1:
-        click.echo(f"Could not score {len(failed)} of {len(outcomes)} inputs:", err=True)
-    for line in [o.error for o in failed] + problems:
+    failed = [r for r in results if not r.ok]
+    if failed and len(results) > 1:
+        click.echo(f"Could not score {len(failed)} of {len(results)} inputs:", err=True)
+    for line in [r.error for r in failed] + problems:
         click.echo(line, err=True)
     if failed or problems:
         sys.exit(1)
@@ -151,27 +149,30 @@ def _check_usage(expansions: tuple[str, ...], outputs: list[str | None], force: 
                 raise click.BadParameter(str(error), param_hint="--expansion") from None
 
 
-def _score_and_print(items: list, options: ScoreOptions, jobs: int, as_json: bool) -> list[Outcome]:
+def _score_and_print(items: list, options: ScoreOptions, jobs: int,
+                     as_json: bool) -> list[BoardResult]:
     """Score every input in order, printing each sheet or JSON line as it comes.
 
     On a terminal a progress bar runs on stderr; the sheets then follow once it is done.
     """
+    from rink.sheet_text import format_sheet
+
     show_progress = not as_json and len(items) > 1 and sys.stderr.isatty()
-    outcomes: list[Outcome] = []
+    results: list[BoardResult] = []
     with click.progressbar(length=len(items), file=sys.stderr, label="Scoring",
                            hidden=not show_progress) as bar:
-        for outcome in score_items(items, options, jobs):
-            outcomes.append(outcome)
+        for result in score_items(items, options, jobs):
+            results.append(result)
             bar.update(1)
             if as_json:
-                click.echo(json.dumps(outcome.data, default=_plain))
-            elif outcome.ok and not show_progress:
-                click.echo(outcome.text + "\n")
+                click.echo(json.dumps(result.to_json(), default=_plain))
+            elif result.ok and not show_progress:
+                click.echo(format_sheet(result) + "\n")
     if show_progress:
-        for outcome in outcomes:
-            if outcome.ok:
-                click.echo(outcome.text + "\n")
-    return outcomes
+        for result in results:
+            if result.ok:
+                click.echo(format_sheet(result) + "\n")
+    return results
 
 
 def _write(path: str, make_text, force: bool) -> list[str]:
