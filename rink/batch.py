@@ -163,7 +163,7 @@ def _annotate(loaded: LoadedBoard, sheet: ScoreSheet, options: ScoreOptions) -> 
     import cv2
 
     from rink.annotate import annotated_image
-    from rink.safe_write import OutputExists, write_atomic
+    from rink.safe_write import OutputError, write_atomic
 
     target = Path(options.annotate_dir or ".") / f"{Path(loaded.source).stem}.rink.png"
     try:
@@ -172,7 +172,7 @@ def _annotate(loaded: LoadedBoard, sheet: ScoreSheet, options: ScoreOptions) -> 
         if not ok:
             return "", f"{loaded.source}: could not encode the annotated picture"
         write_atomic(target, encoded.tobytes(), force=options.force)
-    except OutputExists as error:
+    except OutputError as error:
         return "", str(error)
     except Exception as error:  # noqa: BLE001 - a by-product: never lose the score over it
         return "", f"{loaded.source}: could not write the annotated picture ({error})"

@@ -15,7 +15,7 @@ import click
 from rink.batch import BoardResult, Correction, ScoreOptions, score_items
 from rink.inputs import expand_paths
 from rink.leaderboard import format_leaderboard, leaderboard_csv, rank
-from rink.safe_write import OutputExists, check_writable, write_atomic
+from rink.safe_write import OutputError, check_writable, write_atomic
 from scoring.board import SIZE, format_grid
 from scoring.space import TokenError, parse_token
 
@@ -137,7 +137,7 @@ def _check_usage(expansions: tuple[str, ...], outputs: list[str | None], force: 
         if output:
             try:
                 check_writable(output, force)
-            except OutputExists as error:
+            except OutputError as error:
                 raise click.UsageError(str(error)) from None
     if expansions:
         from scoring.expansion_api import UnknownExpansion, get_expansion
@@ -179,7 +179,7 @@ def _write(path: str, make_text, force: bool) -> list[str]:
     """Write an output file whole; returns the problem (one line) if it could not be."""
     try:
         write_atomic(path, make_text(), force=force)
-    except OutputExists as error:
+    except OutputError as error:
         return [str(error)]
     except OSError as error:
         return [f"{path}: cannot write ({error.strerror or error})"]
