@@ -11,6 +11,8 @@ import io
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from rink.one_line import one_line
+
 if TYPE_CHECKING:
     from rink.batch import BoardResult
 
@@ -39,10 +41,11 @@ def rank(results: list[BoardResult]) -> list[Standing]:
 
 def format_leaderboard(standings: list[Standing]) -> str:
     lines = ["Leaderboard (total, then fewer Errors; ties share a rank)"]
-    width = max((len(s.result.source) for s in standings), default=10)
-    for standing in standings:
+    names = [one_line(s.result.source) for s in standings]
+    width = max((len(name) for name in names), default=10)
+    for standing, name in zip(standings, names):
         errors = standing.result.error_count
-        lines.append(f"  {standing.rank:>3}.  {standing.result.source:<{width}}  "
+        lines.append(f"  {standing.rank:>3}.  {name:<{width}}  "
                      f"{standing.result.total:>4} points  {errors:>2} "
                      f"Error{'' if errors == 1 else 's'}")
     return "\n".join(lines)
@@ -50,6 +53,18 @@ def format_leaderboard(standings: list[Standing]) -> str:
 
 CSV_FIELDS = ["rank", "source", "ok", "total", "networks", "exits", "highway", "railway",
               "center", "errors", "expansions", "illegal", "review", "corrected", "error"]
+
+
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+"""What makes a spreadsheet read a cell as a formula (OWASP, CSV injection)."""
+
+
+def _cell(value: object) -> object:
+    """A text cell that would start a formula gets a leading ``'`` (numbers are left as they
+    are: they are written as numbers)."""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
 
 
 def _csv_row(result: BoardResult, rank_of: dict[int, int]) -> dict:
@@ -70,11 +85,12 @@ def _csv_row(result: BoardResult, rank_of: dict[int, int]) -> dict:
 
 
 def leaderboard_csv(results: list[BoardResult]) -> str:
-    """CSV text: one row per input in input order, with its rank and full breakdown."""
+    """CSV text: one row per input in input order, with its rank and full breakdown; no text
+    cell starts a spreadsheet formula."""
     rank_of = {id(s.result): s.rank for s in rank(results)}
     out = io.StringIO()
     writer = csv.DictWriter(out, fieldnames=CSV_FIELDS, lineterminator="\n")
     writer.writeheader()
     for result in results:
-        writer.writerow(_csv_row(result, rank_of))
+        writer.writerow({key: _cell(value) for key, value in _csv_row(result, rank_of).items()})
     return out.getvalue()

@@ -137,3 +137,20 @@ def test_write_atomic_refuses_a_special_file_that_appears_after_the_check(tmp_pa
         write_atomic(fifo, "x", force=True)
     assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["late.csv"]
+
+
+# -- F14: no formulas in the CSV ---------------------------------------------------------------
+def test_csv_text_cells_never_start_a_formula(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    names = ['=HYPERLINK("http:x","y").txt', "+1+2.txt", "@SUM(A1).txt", "\tcmd.txt"]
+    for name in names:
+        shutil.copy(RULEBOOK, name)
+    Path("-3+4.txt").write_text("nonsense\n")
+    result = run("--csv", "night.csv", "--", *names, "-3+4.txt", "plain.txt")
+    assert result.exit_code == 1
+    rows = list(csv.DictReader(io.StringIO(Path("night.csv").read_text())))
+    assert [r["source"] for r in rows] == [f"'{name}" for name in names] + ["'-3+4.txt",
+                                                                           "plain.txt"]
+    assert rows[4]["error"].startswith("'-3+4.txt, line 1: ")
+    assert rows[5]["error"] == "plain.txt: no such file or folder"
+    assert [r["total"] for r in rows[:4]] == ["46"] * 4  # numbers stay numbers
