@@ -8,6 +8,8 @@ each. Exit status: 0 all scored, 1 some inputs could not be scored, 2 usage erro
 from __future__ import annotations
 
 import json
+import os
+import re
 import sys
 
 import click
@@ -15,6 +17,7 @@ import click
 from rink.batch import BoardResult, Correction, ScoreOptions, score_items
 from rink.inputs import expand_paths
 from rink.leaderboard import format_leaderboard, leaderboard_csv, rank
+from rink.one_line import one_line
 from rink.safe_write import OutputError, check_writable, write_atomic
 from scoring.board import SIZE, format_grid
 from scoring.space import TokenError, parse_token
@@ -27,19 +30,24 @@ def _plain(value: object) -> object:
     return str(value)
 
 
+_CORRECTION = re.compile(r"\s*([0-9]+)\s*,\s*([0-9]+)\s*=(.*)", re.DOTALL)
+"""``ROW,COL=TOKEN``; ``[0-9]`` is ASCII digits only (``str.isdigit`` would take '²')."""
+
+
 def _parse_correction(text: str) -> Correction:
-    where, sep, token = text.partition("=")
-    parts = where.split(",")
-    if not sep or len(parts) != 2 or not all(p.strip().isdigit() for p in parts):
-        raise click.BadParameter(f"{text!r}: expected ROW,COL=TOKEN, e.g. 2,3=H_H_")
-    row, col = (int(p) for p in parts)
+    """One ``--set ROW,COL=TOKEN``; a usage error saying what is wrong otherwise."""
+    match = _CORRECTION.fullmatch(text)
+    if match is None:
+        raise click.BadParameter(f"{text!r}: expected ROW,COL=TOKEN with ROW and COL digits "
+                                 "0-6, e.g. 2,3=H_H_", param_hint="--set")
+    row, col, token = int(match[1]), int(match[2]), match[3].strip()
     if not (0 <= row < SIZE and 0 <= col < SIZE):
-        raise click.BadParameter(f"{text!r}: rows and columns are 0-6")
+        raise click.BadParameter(f"{text!r}: rows and columns are 0-6", param_hint="--set")
     try:
-        parse_token(token.strip())
+        parse_token(token)
     except TokenError as error:
-        raise click.BadParameter(str(error)) from None
-    return Correction(row, col, token.strip())
+        raise click.BadParameter(f"{text!r}: {error}", param_hint="--set") from None
+    return Correction(row, col, token)
 
 
 def _parse_corners(text: str) -> tuple[tuple[float, float], ...]:
@@ -57,7 +65,7 @@ def _parse_corners(text: str) -> tuple[tuple[float, float], ...]:
 def _grid_text(result: BoardResult) -> str:
     """The scored board as a grid file, with comments saying what was corrected."""
     assert result.board is not None
-    header = [f"# {result.source} as scored by rink"]
+    header = [f"# {one_line(result.source)} as scored by rink"]
     header += [f"# corrected: row {c.row}, column {c.col} = {c.token} (was {c.was})"
                for c in result.corrected]
     header += [f"# to review: row {r.row}, column {r.col}: read {r.token}" for r in result.review]
@@ -104,7 +112,11 @@ def score(paths: tuple[str, ...], as_json: bool, expansions: tuple[str, ...],
     if (fixes or save_grid or hand_corners) and len(items) != 1:
         raise click.UsageError("--set, --save-grid and --corners work on exactly one input "
                                f"(got {len(items)})")
-    _check_usage(expansions, [csv_path, save_grid], force)
+    if hand_corners and items[0].kind == "grid":
+        raise click.UsageError(f"--corners is for a photo; {one_line(items[0].source)} is a "
+                               "grid file")
+    _check_outputs({"--csv": csv_path, "--save-grid": save_grid}, force)
+    _check_expansions(expansions)
     options = ScoreOptions(
         expansions=expansions, reentrant_longest=reentrant_longest, corrections=fixes,
         strict=strict, corners=hand_corners, annotate_dir=annotate_dir, force=force,
@@ -115,7 +127,7 @@ def score(paths: tuple[str, ...], as_json: bool, expansions: tuple[str, ...],
     if save_grid and results and results[0].board is not None:
         problems += _write(save_grid, lambda: _grid_text(results[0]), force)
         if not problems and not as_json:
-            click.echo(f"Grid saved to {save_grid}")
+            click.echo(f"Grid saved to {one_line(save_grid)}")
     if csv_path:
         problems += _write(csv_path, lambda: leaderboard_csv(results), force)
     if not as_json and len(results) > 1:
@@ -126,19 +138,31 @@ def score(paths: tuple[str, ...], as_json: bool, expansions: tuple[str, ...],
     if failed and len(results) > 1:
         click.echo(f"Could not score {len(failed)} of {len(results)} inputs:", err=True)
     for line in [r.error for r in failed] + problems:
-        click.echo(line, err=True)
+        click.echo(one_line(line), err=True)
     if failed or problems:
         sys.exit(1)
 
 
-def _check_usage(expansions: tuple[str, ...], outputs: list[str | None], force: bool) -> None:
-    """Usage errors found before anything is scored: unknown expansions, outputs that exist."""
-    for output in outputs:
-        if output:
-            try:
-                check_writable(output, force)
-            except OutputError as error:
-                raise click.UsageError(str(error)) from None
+def _check_outputs(outputs: dict[str, str | None], force: bool) -> None:
+    """Usage errors before anything is scored: an output file that exists (without --force)
+    or is not a regular file, or one file named by two options."""
+    named: dict[str, str] = {}
+    for option, path in outputs.items():
+        if not path:
+            continue
+        try:
+            check_writable(path, force)
+        except OutputError as error:
+            raise click.UsageError(one_line(str(error))) from None
+        real = os.path.realpath(path)
+        if real in named:
+            raise click.UsageError(f"{named[real]} and {option} name the same file "
+                                   f"({one_line(path)}); give each its own")
+        named[real] = option
+
+
+def _check_expansions(expansions: tuple[str, ...]) -> None:
+    """A usage error for an unknown ``--expansion``."""
     if expansions:
         from scoring.expansion_api import UnknownExpansion, get_expansion
 
