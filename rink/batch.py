@@ -66,6 +66,8 @@ class BoardResult:
     """One line naming the file, when the input could not be scored."""
     annotated: str = ""
     """Path of the annotated picture written for a photo (``--annotate``)."""
+    write_errors: list[str] = field(default_factory=list)
+    """Output files for this input that could not be written (one line each, naming it)."""
 
     @property
     def ok(self) -> bool:
@@ -127,8 +129,12 @@ def apply_corrections(loaded: LoadedBoard, corrections: tuple[Correction, ...]) 
     return done
 
 
-def score_item(item: InputItem, options: ScoreOptions) -> BoardResult:
-    """Load and score one input; never raises for bad input."""
+def score_item(item: InputItem, options: ScoreOptions, picture: str | None = None) -> BoardResult:
+    """Load and score one input; never raises for bad input.
+
+    ``picture``: where to write a photo's annotated picture (``--annotate``; see
+    ``picture_paths``).
+    """
     from scoring.expansions import score_with_expansions
 
     try:
@@ -149,38 +155,68 @@ def score_item(item: InputItem, options: ScoreOptions) -> BoardResult:
         result.error = str(error)
         return result
     if options.annotate_dir and loaded.reading is not None:
-        result.annotated, problem = _annotate(loaded, result.sheet, options)
+        target = Path(picture or picture_paths([item], options.annotate_dir)[0] or "")
+        result.annotated, problem = _annotate(loaded, result.sheet, target, options.force)
         if problem:
-            result.warnings.append(problem)
+            result.write_errors.append(problem)
     if options.strict and result.review:
         result.error = (f"{item.source}: {len(result.review)} space(s) to review "
                         "(--strict); check them or correct them with --set")
     return result
 
 
-def _annotate(loaded: LoadedBoard, sheet: ScoreSheet, options: ScoreOptions) -> tuple[str, str]:
-    """Write the annotated picture of a photo; returns (path, problem)."""
+def picture_paths(items: list[InputItem], folder: str | None) -> list[str | None]:
+    """Where ``--annotate`` writes each photo's picture: ``folder/<photo name>.rink.png``.
+
+    Photos that share a name (``a/x.jpg``, ``b/x.jpg``) get ``x.rink.png``, ``x-2.rink.png``...,
+    never a name another photo has by itself. None for inputs that are not photos.
+    """
+    if not folder:
+        return [None] * len(items)
+    stems = [Path(item.source).stem if item.kind == "photo" else None for item in items]
+    taken = {stem for stem in stems if stem is not None}
+    used: set[str] = set()
+    paths: list[str | None] = []
+    for stem in stems:
+        if stem is None:
+            paths.append(None)
+            continue
+        name, number = stem, 1
+        while name in used or (number > 1 and name in taken):
+            number += 1
+            name = f"{stem}-{number}"
+        used.add(name)
+        paths.append(str(Path(folder) / f"{name}.rink.png"))
+    return paths
+
+
+def _annotate(loaded: LoadedBoard, sheet: ScoreSheet, target: Path,
+              force: bool) -> tuple[str, str]:
+    """Write the annotated picture of a photo to ``target``; returns (path, problem)."""
     import cv2
 
     from rink.annotate import annotated_image
     from rink.safe_write import OutputError, write_atomic
 
-    target = Path(options.annotate_dir or ".") / f"{Path(loaded.source).stem}.rink.png"
+    where = f"{loaded.source}: annotated picture not written"
     try:
         image = annotated_image(loaded.reading, errors=[(e.row, e.col, e.side) for e in sheet.errors])
         ok, encoded = cv2.imencode(".png", image)
         if not ok:
-            return "", f"{loaded.source}: could not encode the annotated picture"
-        write_atomic(target, encoded.tobytes(), force=options.force)
+            return "", f"{where}: the picture could not be encoded"
+        write_atomic(target, encoded.tobytes(), force=force)
     except OutputError as error:
-        return "", str(error)
-    except Exception as error:  # noqa: BLE001 - a by-product: never lose the score over it
-        return "", f"{loaded.source}: could not write the annotated picture ({error})"
+        return "", f"{where}: {error}"
+    except OSError as error:
+        folder = target.parent
+        if folder.exists() and not folder.is_dir():
+            return "", f"{where}: {folder} is not a folder"
+        return "", f"{where}: cannot write into {folder} ({error.strerror or error})"
     return str(target), ""
 
 
-def _score_pair(args: tuple[InputItem, ScoreOptions]) -> BoardResult:
-    return score_item(*args)
+def _score_job(job: tuple[InputItem, ScoreOptions, str | None]) -> BoardResult:
+    return score_item(*job)
 
 
 def score_items(
@@ -189,9 +225,10 @@ def score_items(
     jobs: int = 1,
 ) -> Iterator[BoardResult]:
     """Score ``items`` (in ``jobs`` worker processes when > 1), yielding results in input order."""
+    work = list(zip(items, [options] * len(items), picture_paths(items, options.annotate_dir)))
     if jobs <= 1 or len(items) <= 1:
-        for item in items:
-            yield _score_pair((item, options))
+        for job in work:
+            yield _score_job(job)
         return
     import scoring.expansions  # noqa: F401  (loaded once here, inherited by forked workers)
 
@@ -199,4 +236,4 @@ def score_items(
     photos = any(item.kind == "photo" for item in items)
     chunk = 1 if photos else max(1, len(items) // (jobs * 4))
     with ProcessPoolExecutor(max_workers=jobs) as pool:
-        yield from pool.map(_score_pair, [(item, options) for item in items], chunksize=chunk)
+        yield from pool.map(_score_job, work, chunksize=chunk)

@@ -123,7 +123,7 @@ def score(paths: tuple[str, ...], as_json: bool, expansions: tuple[str, ...],
     )
     results = _score_and_print(items, options, jobs, as_json)
 
-    problems = []
+    problems = [line for result in results for line in result.write_errors]
     if save_grid and results and results[0].board is not None:
         problems += _write(save_grid, lambda: _grid_text(results[0]), force)
         if not problems and not as_json:
