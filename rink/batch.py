@@ -6,6 +6,7 @@ annotate a photo) and never raises for a bad input: the result says what went wr
 
 from __future__ import annotations
 
+import signal
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
@@ -235,5 +236,34 @@ def score_items(
     # grid files are quick: send them in chunks; photos are slow: one at a time
     photos = any(item.kind == "photo" for item in items)
     chunk = 1 if photos else max(1, len(items) // (jobs * 4))
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
+    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_worker_signals)
+    finished = False
+    try:
         yield from pool.map(_score_job, work, chunksize=chunk)
+        finished = True
+    finally:
+        if finished:
+            pool.shutdown()
+        else:  # stopped (a signal, an error, or the caller closed this generator)
+            _stop_workers(pool)
+
+
+def _worker_signals() -> None:
+    """A worker leaves Ctrl-C to the parent (which stops it) and ends on SIGTERM."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # not the parent's handler, inherited by fork
+
+
+def _stop_workers(pool: ProcessPoolExecutor) -> None:
+    """End the pool's worker processes now, without waiting for the inputs still queued."""
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    terminate = getattr(pool, "terminate_workers", None)  # Python 3.14+
+    if terminate is not None:
+        terminate()
+    else:
+        for process in processes:
+            if process.is_alive():
+                process.terminate()
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        process.join(timeout=5)

@@ -10,7 +10,11 @@ from __future__ import annotations
 import json
 import os
 import re
+import signal
 import sys
+import threading
+from collections.abc import Iterator
+from contextlib import closing, contextmanager
 
 import click
 
@@ -121,7 +125,14 @@ def score(paths: tuple[str, ...], as_json: bool, expansions: tuple[str, ...],
         expansions=expansions, reentrant_longest=reentrant_longest, corrections=fixes,
         strict=strict, corners=hand_corners, annotate_dir=annotate_dir, force=force,
     )
-    results = _score_and_print(items, options, jobs, as_json)
+    try:
+        with _stop_on_signals():
+            results = _score_and_print(items, options, jobs, as_json)
+    except (Stopped, KeyboardInterrupt) as stop:
+        signum = stop.signum if isinstance(stop, Stopped) else signal.SIGINT
+        click.echo(f"rink: stopped by {signal.Signals(signum).name}; no output files written",
+                   err=True)
+        sys.exit(128 + signum)
 
     problems = [line for result in results for line in result.write_errors]
     if save_grid and results and results[0].board is not None:
@@ -173,6 +184,32 @@ def _check_expansions(expansions: tuple[str, ...]) -> None:
                 raise click.BadParameter(str(error), param_hint="--expansion") from None
 
 
+class Stopped(BaseException):
+    """SIGTERM arrived while scoring (a BaseException, like KeyboardInterrupt for Ctrl-C, so no
+    ``except Exception`` on the way swallows it)."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+def _raise_stopped(signum: int, frame: object) -> None:
+    raise Stopped(signum)
+
+
+@contextmanager
+def _stop_on_signals() -> Iterator[None]:
+    """While scoring, SIGTERM raises Stopped, so worker processes are ended on the way out."""
+    if threading.current_thread() is not threading.main_thread():
+        yield  # only the main thread may set signal handlers
+        return
+    previous = signal.signal(signal.SIGTERM, _raise_stopped)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
 def _score_and_print(items: list, options: ScoreOptions, jobs: int,
                      as_json: bool) -> list[BoardResult]:
     """Score every input in order, printing each sheet or JSON line as it comes.
@@ -183,9 +220,10 @@ def _score_and_print(items: list, options: ScoreOptions, jobs: int,
 
     show_progress = not as_json and len(items) > 1 and sys.stderr.isatty()
     results: list[BoardResult] = []
-    with click.progressbar(length=len(items), file=sys.stderr, label="Scoring",
-                           hidden=not show_progress) as bar:
-        for result in score_items(items, options, jobs):
+    with closing(score_items(items, options, jobs)) as scored, \
+            click.progressbar(length=len(items), file=sys.stderr, label="Scoring",
+                              hidden=not show_progress) as bar:
+        for result in scored:
             results.append(result)
             bar.update(1)
             if as_json:
