@@ -174,7 +174,8 @@ def picture_paths(items: list[InputItem], folder: str | None) -> list[str | None
     """
     if not folder:
         return [None] * len(items)
-    stems = [Path(item.source).stem if item.kind == "photo" else None for item in items]
+    stems = [("stdin" if item.data is not None else Path(item.source).stem)
+             if item.kind == "photo" else None for item in items]
     taken = {stem for stem in stems if stem is not None}
     used: set[str] = set()
     paths: list[str | None] = []

@@ -23,6 +23,7 @@ from rink.inputs import expand_paths
 from rink.leaderboard import format_leaderboard, leaderboard_csv, rank
 from rink.one_line import one_line
 from rink.safe_write import OutputError, check_writable, write_atomic
+from rink.stdin_input import STDIN_PATH
 from scoring.board import SIZE, format_grid
 from scoring.space import TokenError, parse_token
 
@@ -102,16 +103,24 @@ def _grid_text(result: BoardResult) -> str:
 @click.option("--strict", is_flag=True,
               help="A board with spaces to review counts as not scored (tournament use).")
 @click.option("--force", is_flag=True, help="Overwrite existing output files.")
+@click.option("--quiet", "-q", is_flag=True,
+              help="Only the essentials: one line per scored board (name: total) on stdout, "
+                   "the inputs that failed on stderr; no sheets, no leaderboard.")
 def score(paths: tuple[str, ...], as_json: bool, expansions: tuple[str, ...],
           reentrant_longest: bool, corners: str | None, annotate_dir: str | None, jobs: int,
           csv_path: str | None, corrections: tuple[str, ...], save_grid: str | None,
-          strict: bool, force: bool) -> None:
-    """Score Railroad Ink boards: grid files (.txt), photos, or folders of them.
+          strict: bool, force: bool, quiet: bool) -> None:
+    """Score Railroad Ink boards: grid files (.txt), photos, or folders of them; - reads one
+    photo or grid file from standard input.
 
     Rows and columns are numbered 0-6 from the top-left corner of the grid.
     """
     fixes = tuple(_parse_correction(text) for text in corrections)
     hand_corners = _parse_corners(corners) if corners else None
+    if paths.count(STDIN_PATH) > 1:
+        raise click.UsageError("- (standard input) can be given only once")
+    _check_outputs({"--csv": csv_path, "--save-grid": save_grid}, force)
+    _check_expansions(expansions)
     items = expand_paths(list(paths))
     if (fixes or save_grid or hand_corners) and len(items) != 1:
         raise click.UsageError("--set, --save-grid and --corners work on exactly one input "
@@ -119,39 +128,44 @@ def score(paths: tuple[str, ...], as_json: bool, expansions: tuple[str, ...],
     if hand_corners and items[0].kind == "grid":
         raise click.UsageError(f"--corners is for a photo; {one_line(items[0].source)} is a "
                                "grid file")
-    _check_outputs({"--csv": csv_path, "--save-grid": save_grid}, force)
-    _check_expansions(expansions)
     options = ScoreOptions(
         expansions=expansions, reentrant_longest=reentrant_longest, corrections=fixes,
         strict=strict, corners=hand_corners, annotate_dir=annotate_dir, force=force,
     )
+    output = "json" if as_json else "quiet" if quiet else "sheets"
     try:
         with _stop_on_signals():
-            results = _score_and_print(items, options, jobs, as_json)
+            results = _score_and_print(items, options, jobs, output)
     except (Stopped, KeyboardInterrupt) as stop:
         signum = stop.signum if isinstance(stop, Stopped) else signal.SIGINT
         click.echo(f"rink: stopped by {signal.Signals(signum).name}; no output files written",
                    err=True)
         sys.exit(128 + signum)
-
-    problems = [line for result in results for line in result.write_errors]
-    if save_grid and results and results[0].board is not None:
-        problems += _write(save_grid, lambda: _grid_text(results[0]), force)
-        if not problems and not as_json:
-            click.echo(f"Grid saved to {one_line(save_grid)}")
-    if csv_path:
-        problems += _write(csv_path, lambda: leaderboard_csv(results), force)
-    if not as_json and len(results) > 1:
+    problems = _write_outputs(results, csv_path, save_grid, force, output)
+    if output == "sheets" and len(results) > 1:
         standings = rank(results)
         if standings:
             click.echo(format_leaderboard(standings))
     failed = [r for r in results if not r.ok]
-    if failed and len(results) > 1:
+    if failed and len(results) > 1 and output != "quiet":
         click.echo(f"Could not score {len(failed)} of {len(results)} inputs:", err=True)
     for line in [r.error for r in failed] + problems:
         click.echo(one_line(line), err=True)
     if failed or problems:
         sys.exit(1)
+
+
+def _write_outputs(results: list[BoardResult], csv_path: str | None, save_grid: str | None,
+                   force: bool, output: str) -> list[str]:
+    """Write --save-grid and --csv; the problems, one line each (annotated pictures' too)."""
+    problems = [line for result in results for line in result.write_errors]
+    if save_grid and results and results[0].board is not None:
+        problems += _write(save_grid, lambda: _grid_text(results[0]), force)
+        if not problems and output == "sheets":
+            click.echo(f"Grid saved to {one_line(save_grid)}")
+    if csv_path:
+        problems += _write(csv_path, lambda: leaderboard_csv(results), force)
+    return problems
 
 
 def _check_outputs(outputs: dict[str, str | None], force: bool) -> None:
@@ -211,14 +225,15 @@ def _stop_on_signals() -> Iterator[None]:
 
 
 def _score_and_print(items: list, options: ScoreOptions, jobs: int,
-                     as_json: bool) -> list[BoardResult]:
-    """Score every input in order, printing each sheet or JSON line as it comes.
+                     output: str) -> list[BoardResult]:
+    """Score every input in order, printing each as it comes: its sheet (``output`` 'sheets'),
+    its JSON line ('json') or its name and total ('quiet').
 
-    On a terminal a progress bar runs on stderr; the sheets then follow once it is done.
+    Sheets on a terminal: a progress bar runs on stderr, and the sheets follow once it is done.
     """
     from rink.sheet_text import format_sheet
 
-    show_progress = not as_json and len(items) > 1 and sys.stderr.isatty()
+    show_progress = output == "sheets" and len(items) > 1 and sys.stderr.isatty()
     results: list[BoardResult] = []
     with closing(score_items(items, options, jobs)) as scored, \
             click.progressbar(length=len(items), file=sys.stderr, label="Scoring",
@@ -226,8 +241,10 @@ def _score_and_print(items: list, options: ScoreOptions, jobs: int,
         for result in scored:
             results.append(result)
             bar.update(1)
-            if as_json:
+            if output == "json":
                 click.echo(json.dumps(result.to_json(), default=_plain))
+            elif output == "quiet" and result.ok:
+                click.echo(_total_line(result))
             elif result.ok and not show_progress:
                 click.echo(format_sheet(result) + "\n")
     if show_progress:
@@ -235,6 +252,12 @@ def _score_and_print(items: list, options: ScoreOptions, jobs: int,
             if result.ok:
                 click.echo(format_sheet(result) + "\n")
     return results
+
+
+def _total_line(result: BoardResult) -> str:
+    """``--quiet``: 'night/anna.jpg: 52', and how many spaces to check, if any."""
+    check = f" ({len(result.review)} to review)" if result.review else ""
+    return f"{one_line(result.source)}: {result.total}{check}"
 
 
 def _write(path: str, make_text, force: bool) -> list[str]:
