@@ -1,8 +1,10 @@
-"""``rink score``: score grid files, photos and folders of them.
+"""``rink score``: score grid files, photos and folders of them (``-``: standard input).
 
-One result per input, in input order: a score sheet (or with ``--json`` one JSON object per
-line, board-spec 4.3). Inputs that cannot be scored are listed at the end on stderr, one line
-each. Exit status: 0 all scored, 1 some inputs could not be scored, 2 usage error.
+One result per input, in input order: a score sheet (``--json``: one JSON object per line,
+board-spec 4.3; ``--quiet``: one 'name: total' line). Inputs that cannot be scored, and output
+files that cannot be written, are listed at the end on stderr, one line each. Exit status: 0 all
+scored, 1 some inputs could not be scored or an output not written, 2 usage error, 130/143
+stopped by SIGINT/SIGTERM.
 """
 
 from __future__ import annotations
