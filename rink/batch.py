@@ -117,7 +117,8 @@ class BoardResult:
         return data
 
 
-def apply_corrections(loaded: LoadedBoard, corrections: tuple[Correction, ...]) -> list[CorrectedSpace]:
+def apply_corrections(loaded: LoadedBoard,
+                      corrections: tuple[Correction, ...]) -> list[CorrectedSpace]:
     """Overrule spaces of ``loaded.board``; their review entries are dropped."""
     done = []
     for fix in corrections:
@@ -202,7 +203,8 @@ def _annotate(loaded: LoadedBoard, sheet: ScoreSheet, target: Path,
 
     where = f"{loaded.source}: annotated picture not written"
     try:
-        image = annotated_image(loaded.reading, errors=[(e.row, e.col, e.side) for e in sheet.errors])
+        errors = [(e.row, e.col, e.side) for e in sheet.errors]
+        image = annotated_image(loaded.reading, errors=errors)
         ok, encoded = cv2.imencode(".png", image)
         if not ok:
             return "", f"{where}: the picture could not be encoded"
@@ -214,6 +216,8 @@ def _annotate(loaded: LoadedBoard, sheet: ScoreSheet, target: Path,
         if folder.exists() and not folder.is_dir():
             return "", f"{where}: {folder} is not a folder"
         return "", f"{where}: cannot write into {folder} ({error.strerror or error})"
+    except Exception as error:  # noqa: BLE001 - a by-product: never lose the score over it
+        return "", f"{where}: the picture could not be drawn ({error})"
     return str(target), ""
 
 

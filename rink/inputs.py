@@ -1,9 +1,9 @@
 """Input dispatch for ``rink score``: paths -> inputs -> loaded boards.
 
 A path is a grid file (``.txt``), a photo, a folder (its grid files and photos, sorted by
-name, not recursive), or ``-``: one photo or grid file on standard input. Loading an input gives a ``LoadedBoard``: the board, what kind of input
-it was, and the spaces the photo reader is unsure of. Every failure is an ``InputError`` with a
-one-line message naming the file.
+name, not recursive), or ``-``: one photo or grid file on standard input. Loading an input
+gives a ``LoadedBoard``: the board, what kind of input it was, and the spaces the photo reader
+is unsure of. Every failure is an ``InputError`` with a one-line message naming the file.
 """
 
 from __future__ import annotations

@@ -21,7 +21,10 @@ if git -C "$repo" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
 fi
 "$python" -m pip wheel -q --no-deps --wheel-dir "$work/dist" "$source"
 wheels=("$work"/dist/*.whl)
-[ "${#wheels[@]}" -eq 1 ] || { echo "check_wheel: expected one wheel, got ${wheels[*]}" >&2; exit 1; }
+if [ "${#wheels[@]}" -ne 1 ]; then
+    echo "check_wheel: expected one wheel, got ${wheels[*]}" >&2
+    exit 1
+fi
 wheel="${wheels[0]}"
 
 echo "check_wheel: checking what $(basename "$wheel") holds"
