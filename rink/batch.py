@@ -6,16 +6,17 @@ annotate a photo) and never raises for a bad input: the result says what went wr
 
 from __future__ import annotations
 
+import signal
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from rink.inputs import InputError, InputItem, LoadedBoard, load_input
-from scoring.board import Board, GridError, Position
+from rink.results import BoardResult, CorrectedSpace
+from scoring.board import GridError, Position
 from scoring.results import ScoreSheet
 from scoring.space import format_space, parse_token
-from vision.review import ReviewEntry
 
 
 @dataclass(frozen=True)
@@ -40,66 +41,8 @@ class ScoreOptions:
     force: bool = False
 
 
-@dataclass
-class CorrectedSpace:
-    row: int
-    col: int
-    token: str
-    was: str
-
-
-@dataclass
-class BoardResult:
-    """The outcome for one input: a score sheet, or the reason it could not be scored."""
-
-    source: str
-    kind: str
-    board: Board | None = None
-    sheet: ScoreSheet | None = None
-    review: list[ReviewEntry] = field(default_factory=list)
-    warnings: list[str] = field(default_factory=list)
-    corrected: list[CorrectedSpace] = field(default_factory=list)
-    error: str = ""
-    """One line naming the file, when the input could not be scored."""
-    annotated: str = ""
-    """Path of the annotated picture written for a photo (``--annotate``)."""
-
-    @property
-    def ok(self) -> bool:
-        return not self.error and self.sheet is not None
-
-    def to_json(self) -> dict:
-        """The board-spec 4.3 object for this input (plus a few extra keys)."""
-        if not self.ok:
-            data: dict = {"source": self.source, "ok": False, "error": self.error}
-            if self.review:
-                data["review"] = [entry.to_json() for entry in self.review]
-            return data
-        sheet, board = self.sheet, self.board
-        assert sheet is not None and board is not None
-        data = {
-            "source": self.source,
-            "ok": True,
-            "grid": [" ".join(row) for row in board.tokens],
-            "score": sheet.to_json(),
-            "illegal": [dict(i.to_json(), text=i.words) for i in sheet.illegal],
-            "review": [entry.to_json() for entry in self.review],
-            "kind": self.kind,
-            "error_ends": [dict(e.to_json(), text=e.words) for e in sheet.errors],
-            "corrected": [vars(c) for c in self.corrected],
-        }
-        if board.extras:
-            data["extras"] = [f"{key}: {value}" for key, value in board.extras]
-        if sheet.expansion_lines:
-            data["expansion_lines"] = dict(sheet.expansion_lines)
-        if self.warnings:
-            data["warnings"] = self.warnings
-        if self.annotated:
-            data["annotated"] = self.annotated
-        return data
-
-
-def apply_corrections(loaded: LoadedBoard, corrections: tuple[Correction, ...]) -> list[CorrectedSpace]:
+def apply_corrections(loaded: LoadedBoard,
+                      corrections: tuple[Correction, ...]) -> list[CorrectedSpace]:
     """Overrule spaces of ``loaded.board``; their review entries are dropped."""
     done = []
     for fix in corrections:
@@ -112,8 +55,12 @@ def apply_corrections(loaded: LoadedBoard, corrections: tuple[Correction, ...]) 
     return done
 
 
-def score_item(item: InputItem, options: ScoreOptions) -> BoardResult:
-    """Load and score one input; never raises for bad input."""
+def score_item(item: InputItem, options: ScoreOptions, picture: str | None = None) -> BoardResult:
+    """Load and score one input; never raises for bad input.
+
+    ``picture``: where to write a photo's annotated picture (``--annotate``; see
+    ``picture_paths``).
+    """
     from scoring.engine import score
 
     try:
@@ -134,85 +81,118 @@ def score_item(item: InputItem, options: ScoreOptions) -> BoardResult:
         result.error = str(error)
         return result
     if options.annotate_dir and loaded.reading is not None:
-        result.annotated, problem = _annotate(loaded, result.sheet, options)
+        target = Path(picture or picture_paths([item], options.annotate_dir)[0] or "")
+        result.annotated, problem = _annotate(loaded, result.sheet, target, options.force)
         if problem:
-            result.warnings.append(problem)
+            result.write_errors.append(problem)
     if options.strict and result.review:
         result.error = (f"{item.source}: {len(result.review)} space(s) to review "
                         "(--strict); check them or correct them with --set")
     return result
 
 
-def _annotate(loaded: LoadedBoard, sheet: ScoreSheet, options: ScoreOptions) -> tuple[str, str]:
-    """Write the annotated picture of a photo; returns (path, problem)."""
+def picture_paths(items: list[InputItem], folder: str | None) -> list[str | None]:
+    """Where ``--annotate`` writes each photo's picture: ``folder/<photo name>.rink.png``.
+
+    Photos that share a name (``a/x.jpg``, ``b/x.jpg``) get ``x.rink.png``, ``x-2.rink.png``...,
+    never a name another photo has by itself. None for inputs that are not photos.
+    """
+    if not folder:
+        return [None] * len(items)
+    stems = [("stdin" if item.data is not None else Path(item.source).stem)
+             if item.kind == "photo" else None for item in items]
+    taken = {stem for stem in stems if stem is not None}
+    used: set[str] = set()
+    paths: list[str | None] = []
+    for stem in stems:
+        if stem is None:
+            paths.append(None)
+            continue
+        name, number = stem, 1
+        while name in used or (number > 1 and name in taken):
+            number += 1
+            name = f"{stem}-{number}"
+        used.add(name)
+        paths.append(str(Path(folder) / f"{name}.rink.png"))
+    return paths
+
+
+def _annotate(loaded: LoadedBoard, sheet: ScoreSheet, target: Path,
+              force: bool) -> tuple[str, str]:
+    """Write the annotated picture of a photo to ``target``; returns (path, problem)."""
     import cv2
 
     from rink.annotate import annotated_image
-    from rink.safe_write import OutputExists, write_atomic
+    from rink.safe_write import OutputError, write_atomic
 
-    target = Path(options.annotate_dir or ".") / f"{Path(loaded.source).stem}.rink.png"
+    where = f"{loaded.source}: annotated picture not written"
     try:
-        image = annotated_image(loaded.reading, errors=[(e.row, e.col, e.side) for e in sheet.errors])
+        errors = [(e.row, e.col, e.side) for e in sheet.errors]
+        image = annotated_image(loaded.reading, errors=errors)
         ok, encoded = cv2.imencode(".png", image)
         if not ok:
-            return "", f"{loaded.source}: could not encode the annotated picture"
-        write_atomic(target, encoded.tobytes(), force=options.force)
-    except OutputExists as error:
-        return "", str(error)
+            return "", f"{where}: the picture could not be encoded"
+        write_atomic(target, encoded.tobytes(), force=force)
+    except OutputError as error:
+        return "", f"{where}: {error}"
+    except OSError as error:
+        folder = target.parent
+        if folder.exists() and not folder.is_dir():
+            return "", f"{where}: {folder} is not a folder"
+        return "", f"{where}: cannot write into {folder} ({error.strerror or error})"
     except Exception as error:  # noqa: BLE001 - a by-product: never lose the score over it
-        return "", f"{loaded.source}: could not write the annotated picture ({error})"
+        return "", f"{where}: the picture could not be drawn ({error})"
     return str(target), ""
 
 
-@dataclass
-class Outcome:
-    """What the command needs from a scored input: its JSON form and its sheet text.
-
-    Small and made of plain values, so worker processes can hand it back cheaply.
-    """
-
-    source: str
-    ok: bool
-    error: str
-    data: dict
-    """``BoardResult.to_json()``."""
-    text: str
-    """The score sheet (``rink.sheet_text.format_sheet``); empty when not scored."""
-
-    @property
-    def total(self) -> int:
-        return self.data["score"]["total"]
-
-    @property
-    def error_count(self) -> int:
-        return self.data["score"]["errors"]
-
-
-def outcome_of(result: BoardResult) -> Outcome:
-    from rink.sheet_text import format_sheet
-
-    text = format_sheet(result) if result.ok else ""
-    return Outcome(result.source, result.ok, result.error, result.to_json(), text)
-
-
-def _score_pair(args: tuple[InputItem, ScoreOptions]) -> Outcome:
-    return outcome_of(score_item(*args))
+def _score_job(job: tuple[InputItem, ScoreOptions, str | None]) -> BoardResult:
+    return score_item(*job)
 
 
 def score_items(
     items: list[InputItem],
     options: ScoreOptions,
     jobs: int = 1,
-) -> Iterator[Outcome]:
-    """Score ``items`` (in ``jobs`` worker processes when > 1), yielding outcomes in input order."""
+) -> Iterator[BoardResult]:
+    """Score ``items`` (in ``jobs`` worker processes when > 1), yielding results in input order."""
+    work = list(zip(items, [options] * len(items), picture_paths(items, options.annotate_dir)))
     if jobs <= 1 or len(items) <= 1:
-        for item in items:
-            yield _score_pair((item, options))
+        for job in work:
+            yield _score_job(job)
         return
     import scoring.engine  # noqa: F401  (loaded once here, inherited by forked workers)
 
     # grid files are quick: send them in chunks; photos are slow: one at a time
     photos = any(item.kind == "photo" for item in items)
     chunk = 1 if photos else max(1, len(items) // (jobs * 4))
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        yield from pool.map(_score_pair, [(item, options) for item in items], chunksize=chunk)
+    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_worker_signals)
+    finished = False
+    try:
+        yield from pool.map(_score_job, work, chunksize=chunk)
+        finished = True
+    finally:
+        if finished:
+            pool.shutdown()
+        else:  # stopped (a signal, an error, or the caller closed this generator)
+            _stop_workers(pool)
+
+
+def _worker_signals() -> None:
+    """A worker leaves Ctrl-C to the parent (which stops it) and ends on SIGTERM."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # not the parent's handler, inherited by fork
+
+
+def _stop_workers(pool: ProcessPoolExecutor) -> None:
+    """End the pool's worker processes now, without waiting for the inputs still queued."""
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    terminate = getattr(pool, "terminate_workers", None)  # Python 3.14+
+    if terminate is not None:
+        terminate()
+    else:
+        for process in processes:
+            if process.is_alive():
+                process.terminate()
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        process.join(timeout=5)

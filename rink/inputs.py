@@ -1,17 +1,21 @@
 """Input dispatch for ``rink score``: paths -> inputs -> loaded boards.
 
-A path is a grid file (``.txt``), a photo, or a folder (its grid files and photos, sorted by
-name, not recursive). Loading an input gives a ``LoadedBoard``: the board, what kind of input
-it was, and the spaces the photo reader is unsure of. Every failure is an ``InputError`` with a
-one-line message naming the file.
+A path is a grid file (``.txt``), a photo, a folder (its grid files and photos, sorted by
+name, not recursive), or ``-``: one photo or grid file on standard input. Loading an input
+gives a ``LoadedBoard``: the board, what kind of input it was, and the spaces the photo reader
+is unsure of. Every failure is an ``InputError`` with a one-line message naming the file.
 """
 
 from __future__ import annotations
 
+import sys
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import BinaryIO
 
-from scoring.board import Board, GridError, read_grid_file
+from rink.stdin_input import STDIN_PATH, STDIN_SOURCE, read_stdin
+from scoring.board import Board, GridError, parse_grid, read_grid_file
 from vision.review import ReviewEntry
 
 GRID_SUFFIXES = frozenset({".txt"})
@@ -31,6 +35,10 @@ class InputItem:
     kind: str
     """'grid', 'photo' or 'bad'."""
     problem: str = ""
+    data: bytes | None = field(default=None, repr=False)
+    """The input itself when it came on standard input (``source`` is then ``<stdin>``)."""
+    suffix: str = ""
+    """For a photo on standard input: its format's file suffix ('.jpg', ...)."""
 
 
 @dataclass
@@ -56,12 +64,16 @@ def kind_of(path: Path) -> str | None:
     return None
 
 
-def expand_paths(paths: list[str]) -> list[InputItem]:
-    """The inputs named by ``paths``, in order; folders expand to their boards, sorted."""
+def expand_paths(paths: list[str], stdin: BinaryIO | None = None) -> list[InputItem]:
+    """The inputs named by ``paths``, in order; folders expand to their boards, sorted; ``-``
+    is read from ``stdin`` (standard input by default), at most once."""
     items = []
     for name in paths:
         path = Path(name)
-        if path.is_dir():
+        if name == STDIN_PATH:
+            read = read_stdin(stdin or sys.stdin.buffer)
+            items.append(InputItem(STDIN_SOURCE, read.kind, read.problem, read.data, read.suffix))
+        elif path.is_dir():
             found = sorted(
                 (p for p in path.iterdir()
                  if p.is_file() and not p.name.startswith(".") and kind_of(p)),
@@ -85,12 +97,39 @@ def load_input(item: InputItem, corners: list[tuple[float, float]] | None = None
     if item.kind == "bad":
         raise InputError(f"{item.source}: {item.problem}")
     if item.kind == "photo":
-        return _load_photo(item.source, corners)
+        if item.data is not None:
+            return _load_photo_bytes(item, corners)
+        return _load_photo(item.source, item.source, corners)
     try:
-        board = read_grid_file(item.source)
+        if item.data is not None:
+            board = _grid_from_bytes(item.data, item.source)
+        else:
+            board = read_grid_file(item.source)
     except GridError as error:
         raise InputError(str(error)) from None
     return LoadedBoard(item.source, "grid", board)
+
+
+def _grid_from_bytes(data: bytes, source: str) -> Board:
+    """A grid file's board from its bytes (checked as ``read_grid_file`` checks a file's)."""
+    if not data.strip():
+        raise GridError(source, "empty input")
+    if b"\x00" in data:
+        raise GridError(source, "not a text grid file (binary data)")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise GridError(source, "not a text grid file (not UTF-8 text)") from None
+    return parse_grid(text, source)
+
+
+def _load_photo_bytes(item: InputItem, corners: list[tuple[float, float]] | None) -> LoadedBoard:
+    """A photo that came as bytes: read from a private temporary file, named ``item.source``
+    in every message."""
+    with tempfile.TemporaryDirectory(prefix="rink-stdin-") as folder:
+        path = Path(folder) / f"stdin{item.suffix}"
+        path.write_bytes(item.data or b"")
+        return _load_photo(str(path), item.source, corners)
 
 
 _recognizer = None
@@ -106,7 +145,9 @@ def _get_recognizer():
     return _recognizer
 
 
-def _load_photo(source: str, corners: list[tuple[float, float]] | None) -> LoadedBoard:
+def _load_photo(path: str, source: str,
+                corners: list[tuple[float, float]] | None) -> LoadedBoard:
+    """Read the photo at ``path``; messages name it ``source``."""
     try:
         from vision.errors import PhotoError
     except ImportError as error:
@@ -116,15 +157,18 @@ def _load_photo(source: str, corners: list[tuple[float, float]] | None) -> Loade
     except (ImportError, OSError, ValueError, RuntimeError) as error:
         raise InputError(f"{source}: photo reading is not available ({error})") from None
     try:
-        reading = recognizer.read(source, corners=corners)
+        reading = recognizer.read(path, corners=corners)
     except PhotoError as error:
         message = str(error)
+        if path != source:
+            message = message.replace(Path(path).name, source)
         raise InputError(message if source in message else f"{source}: {message}") from None
     except (OSError, ValueError, RuntimeError) as error:
         raise InputError(f"{source}: cannot read the photo ({error})") from None
     try:
         board = Board.from_tokens(reading.grid, source)
     except GridError as error:
-        raise InputError(f"{source}: the photo reader gave an invalid grid ({error.reason})")
+        raise InputError(f"{source}: the photo reader gave an invalid grid ({error.reason})") \
+            from None
     return LoadedBoard(source, "photo", board, list(reading.review),
                        list(getattr(reading, "warnings", [])), reading)

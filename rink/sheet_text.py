@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rink.one_line import one_line
 from scoring.exits import Exit
 from scoring.results import place_words
 
 if TYPE_CHECKING:
-    from rink.batch import BoardResult
+    from rink.results import BoardResult
     from vision.review import ReviewEntry
 
 WIDTH = 44
@@ -43,7 +44,7 @@ def format_sheet(result: BoardResult) -> str:
     """The score sheet of one scored input, then its Errors and illegal drawings in words."""
     sheet = result.sheet
     assert sheet is not None
-    lines = [f"{result.source}", "  " + "-" * (WIDTH - 2)]
+    lines = [one_line(result.source), "  " + "-" * (WIDTH - 2)]
     scoring = [network for network in sheet.networks if network.exit_count > 1]
     single = [network.exits[0] for network in sheet.networks if network.exit_count == 1]
     if not scoring:
@@ -83,8 +84,10 @@ def format_sheet(result: BoardResult) -> str:
             reason = f"; {entry.reason}" if entry.reason else ""
             lines.append(f"    {place_words(entry.row, entry.col)}: read {entry.token} "
                          f"(or {others}{reason})")
+    for note in sheet.notes:
+        lines.append(f"  Note: {note}")
     for warning in result.warnings:
-        lines.append(f"  Note: {warning}")
+        lines.append(f"  Note: {one_line(warning)}")
     if result.annotated:
-        lines.append(f"  Annotated picture: {result.annotated}")
+        lines.append(f"  Annotated picture: {one_line(result.annotated)}")
     return "\n".join(lines)

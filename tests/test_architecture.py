@@ -21,14 +21,6 @@ NOT_IN_SCORING = ("numpy", "cv2", "onnxruntime", "PIL", "skimage", "vision", "ri
 """Top-level names that no module of scoring may import (scoring is pure-Python rules)."""
 VISION_MAY_IMPORT_FROM_RINK = ("rink.models",)
 """The one part of rink that vision may import: the data package holding the models."""
-KNOWN_CYCLE_EDGES: frozenset[tuple[str, str]] = frozenset({
-    # rink.batch imports rink.sheet_text (format_sheet), and rink.sheet_text imports
-    # rink.batch for BoardResult (under TYPE_CHECKING): issue 13's batch <-> sheet_text
-    # cycle, left to the rink/ rewrite. To be removed.
-    ("rink.sheet_text", "rink.batch"),
-})
-"""Import edges of known cycles outside scoring, left to their owners: each is to be
-removed, and the test fails once one is no longer there."""
 DYNAMIC_IMPORTS = ("import_module", "__import__", "files")
 """Calls whose constant first argument names a module that gets imported."""
 
@@ -119,8 +111,7 @@ def import_graph(root: Path) -> dict[str, set[str]]:
     return graph
 
 
-def cycles(graph: dict[str, set[str]], ignored: frozenset[tuple[str, str]] = frozenset()
-           ) -> list[list[str]]:
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
     """The import cycles: one list of modules per strongly connected group (Tarjan)."""
     index: dict[str, int] = {}
     low: dict[str, int] = {}
@@ -133,8 +124,6 @@ def cycles(graph: dict[str, set[str]], ignored: frozenset[tuple[str, str]] = fro
         stack.append(node)
         on_stack.add(node)
         for other in sorted(graph.get(node, ())):
-            if (node, other) in ignored:
-                continue
             if other not in index:
                 visit(other)
                 low[node] = min(low[node], low[other])
@@ -174,13 +163,8 @@ def test_the_graph_sees_the_three_packages(graph):
 
 
 def test_no_import_cycles(graph):
-    found = cycles(graph, KNOWN_CYCLE_EDGES)
+    found = cycles(graph)
     assert not found, "import cycles: " + "; ".join(described(g, graph) for g in found)
-
-
-def test_known_cycle_edges_are_still_there(graph):
-    # an allowed edge that is gone must leave the allow-list too
-    assert {(a, b) for a, b in KNOWN_CYCLE_EDGES if b not in graph.get(a, ())} == set()
 
 
 def test_scoring_imports_no_image_libraries_nor_vision_or_rink():

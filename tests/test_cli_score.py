@@ -15,6 +15,8 @@ from rink.cli import main
 
 BOARDS = Path(__file__).parent / "boards"
 RULEBOOK = BOARDS / "rulebook.txt"
+DOUBTFUL = Path(__file__).parent.parent / "sample_photos" / "board_11.jpg"
+"""A sample photo with spaces the reader is unsure of (to review)."""
 
 
 def run(*args: str):
@@ -189,8 +191,18 @@ def test_set_overrules_a_space_and_save_grid_writes_a_board_that_scores_again(tm
     assert run("--save-grid", saved, RULEBOOK).exit_code == 2  # exists, no --force
 
 
-def test_strict_passes_boards_without_spaces_to_review():
-    assert run("--strict", RULEBOOK).exit_code == 0
+def test_strict_scores_a_grid_file_as_without_it():
+    """A typed board has no spaces read with doubt: --strict changes nothing for it, while a
+    photo with doubts in the same run is refused."""
+    plain, strict = run("--json", RULEBOOK), run("--json", "--strict", RULEBOOK)
+    assert strict.exit_code == plain.exit_code == 0
+    assert json.loads(strict.stdout) == json.loads(plain.stdout)
+    assert run("--strict", RULEBOOK).stdout == run(RULEBOOK).stdout
+    mixed = run("--json", "--strict", RULEBOOK, DOUBTFUL)
+    assert mixed.exit_code == 1
+    grid, photo = json_lines(mixed.stdout)
+    assert grid["ok"] is True and grid["score"]["total"] == 46
+    assert photo["ok"] is False and "to review (--strict)" in photo["error"]
 
 
 # -- expansions ------------------------------------------------------------------------------
@@ -260,28 +272,67 @@ def test_unreadable_photo_is_one_clean_line_and_the_rest_is_scored(tmp_path):
 PHOTO = Path(__file__).parent.parent / "sample_photos" / "board_01.jpg"
 
 
-def test_photo_is_read_scored_annotated_and_reviewed(tmp_path):
+def test_photo_is_read_scored_and_annotated(tmp_path):
     """A real photo through the real photo pipeline (vision.recognizer) and the scorer."""
     result = run("--json", "--annotate", tmp_path / "pictures", PHOTO)
     assert result.exit_code == 0, result.output
     [data] = json_lines(result.stdout)
     assert data["ok"] is True and data["kind"] == "photo" and len(data["grid"]) == 7
+    truth = json.loads(PHOTO.with_suffix(".json").read_text())
+    assert data["score"] == truth["expected_score"]
     assert data["annotated"] == str(tmp_path / "pictures" / "board_01.rink.png")
     assert (tmp_path / "pictures" / "board_01.rink.png").read_bytes()[:4] == b"\x89PNG"
-    text = run(PHOTO).output
-    if data["review"]:
-        first = data["review"][0]
-        assert "To review" in text
-        assert f"row {first['row']}, column {first['col']}: read {first['token']}" in text
-        strict = run("--strict", "--json", PHOTO)
-        assert strict.exit_code == 1
-        assert "to review (--strict)" in json_lines(strict.stdout)[0]["error"]
-        # correcting every doubtful space makes the board count again
-        fixes = [f"{r['row']},{r['col']}={r['token']}" for r in data["review"]]
-        args = [arg for fix in fixes for arg in ("--set", fix)]
-        assert run("--strict", *args, PHOTO).exit_code == 0
-    else:
-        assert "To review" not in text and run("--strict", PHOTO).exit_code == 0
+    assert data["review"] == []  # read without doubt: nothing to review, --strict passes it
+    assert "To review" not in run(PHOTO).output
+    assert run("--strict", PHOTO).exit_code == 0
+
+
+def test_spaces_read_with_doubt_are_listed_refused_by_strict_and_settled_by_set():
+    """board_11 has spaces the reader is unsure of: each path that depends on them runs."""
+    [data] = json_lines(run("--json", DOUBTFUL).stdout)
+    review = data["review"]
+    assert review, "board_11.jpg should have spaces to review"
+    text = run(DOUBTFUL).output
+    assert f"To review ({len(review)} space(s) read with doubt):" in text
+    for entry in review:
+        others = ", ".join(f"{token} {p:.0%}" for token, p in entry["alternatives"]
+                           if token != entry["token"])
+        assert (f"row {entry['row']}, column {entry['col']}: read {entry['token']} "
+                f"(or {others}; {entry['reason']})") in text
+    strict = run("--strict", "--json", DOUBTFUL)
+    assert strict.exit_code == 1
+    [refused] = json_lines(strict.stdout)
+    assert refused["ok"] is False
+    assert refused["error"] == (f"{DOUBTFUL}: {len(review)} space(s) to review (--strict); "
+                                "check them or correct them with --set")
+    assert refused["review"] == review
+    assert run("--strict", DOUBTFUL).stderr.strip() == refused["error"]
+    # settling all but one doubt still fails; settling every one makes the board count
+    fixes = [arg for r in review for arg in ("--set", f"{r['row']},{r['col']}={r['token']}")]
+    if len(review) > 1:
+        assert run("--strict", *fixes[:-2], DOUBTFUL).exit_code == 1
+    settled = run("--strict", "--json", *fixes, DOUBTFUL)
+    assert settled.exit_code == 0, settled.output
+    [fixed] = json_lines(settled.stdout)
+    assert fixed["review"] == [] and fixed["score"] == data["score"]
+    assert fixed["corrected"] == [{"row": r["row"], "col": r["col"], "token": r["token"],
+                                   "was": r["token"]} for r in review]
+
+
+def test_set_on_a_doubtful_space_takes_the_other_reading():
+    [data] = json_lines(run("--json", DOUBTFUL).stdout)
+    entry = data["review"][0]
+    other = next(token for token, _ in entry["alternatives"] if token != entry["token"])
+    result = run("--json", "--set", f"{entry['row']},{entry['col']}={other}", DOUBTFUL)
+    assert result.exit_code == 0, result.output
+    [fixed] = json_lines(result.stdout)
+    assert fixed["grid"][entry["row"]].split()[entry["col"]] == other
+    assert (entry["row"], entry["col"]) not in {(r["row"], r["col"]) for r in fixed["review"]}
+    assert len(fixed["review"]) == len(data["review"]) - 1
+    assert fixed["corrected"] == [{"row": entry["row"], "col": entry["col"], "token": other,
+                                   "was": entry["token"]}]
+    text = run("--set", f"{entry['row']},{entry['col']}={other}", DOUBTFUL).output
+    assert f"row {entry['row']}, column {entry['col']}: {other} (was {entry['token']})" in text
 
 
 def test_corrected_photo_saves_a_grid_that_scores_the_same(tmp_path):

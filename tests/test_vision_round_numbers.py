@@ -106,6 +106,7 @@ def test_a_board_without_numbers_gives_no_evidence(reader):
 
 
 def test_train_round_numbers_end_to_end(tmp_path):
+    pytest.importorskip("torch", reason="training needs the 'train' extra (torch)")
     generate = load_script("generate_dataset")
     train = load_script("train_round_numbers")
     data = tmp_path / "data"

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from tests.project_scripts import load_script
 from vision.classify import CellClassifier
 from vision.model_meta import CLASSES, ModelMeta, mirror_index_map, rotation_index_map
+
+pytest.importorskip("torch", reason="training needs the 'train' extra (torch)")
 
 
 def test_generate_then_train_then_run(tmp_path):

@@ -107,7 +107,7 @@ class ModelMeta:
     @classmethod
     def load(cls, path: Path) -> ModelMeta:
         data = json.loads(Path(path).read_text())
-        known = {f for f in cls.__dataclass_fields__}
+        known = set(cls.__dataclass_fields__)
         return cls(**{k: v for k, v in data.items() if k in known})
 
     def save(self, path: Path) -> None:

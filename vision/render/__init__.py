@@ -22,8 +22,8 @@ from .truth import RenderedPhoto, read_truth
 
 __all__ = [
     "BASE_TOKENS",
-    "PhotoOptions",
     "RENDERER_VERSION",
+    "PhotoOptions",
     "RenderedPhoto",
     "expansion_board",
     "read_truth",
