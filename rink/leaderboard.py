@@ -11,7 +11,7 @@ import io
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from rink.one_line import one_line
+from scoring.quote import one_line
 
 if TYPE_CHECKING:
     from rink.results import BoardResult

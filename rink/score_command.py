@@ -21,13 +21,13 @@ from contextlib import closing, contextmanager
 import click
 
 from rink.batch import Correction, ScoreOptions, score_items
-from rink.results import BoardResult
 from rink.inputs import expand_paths
 from rink.leaderboard import format_leaderboard, leaderboard_csv, rank
-from rink.one_line import one_line
+from rink.results import BoardResult
 from rink.safe_write import OutputError, check_writable, write_atomic
 from rink.stdin_input import STDIN_PATH
 from scoring.board import SIZE, format_grid
+from scoring.quote import one_line
 from scoring.space import TokenError, parse_token
 
 

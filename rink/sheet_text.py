@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rink.one_line import one_line
 from scoring.exits import Exit
+from scoring.quote import one_line
 from scoring.results import place_words
 
 if TYPE_CHECKING:

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO
 
-from scoring.quote import quoted
+from scoring.quote import one_line, quoted
 from scoring.space import Space, TokenError, format_space, parse_token
 
 _KEY_WORDS = re.compile(r"[A-Za-z][A-Za-z-]*( [A-Za-z][A-Za-z-]*)*")
@@ -43,7 +43,7 @@ class GridError(ValueError):
         self.source = source
         self.line = line
         self.reason = message
-        name = source if source.isprintable() else repr(source)
+        name = one_line(source)
         where = f"{name}, line {line}" if line is not None else name
         super().__init__(f"{where}: {message}")
 
