@@ -9,7 +9,7 @@ from __future__ import annotations
 import signal
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from rink.inputs import InputError, InputItem, LoadedBoard, load_input

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from rink.stdin_input import STDIN_PATH, STDIN_SOURCE, read_stdin
-from scoring.board import Board, GridError, parse_grid, read_grid_file
+from scoring.board import Board, GridError, parse_grid_bytes, read_grid_file
 from vision.review import ReviewEntry
 
 GRID_SUFFIXES = frozenset({".txt"})
@@ -102,25 +102,13 @@ def load_input(item: InputItem, corners: list[tuple[float, float]] | None = None
         return _load_photo(item.source, item.source, corners)
     try:
         if item.data is not None:
-            board = _grid_from_bytes(item.data, item.source)
+            board = parse_grid_bytes(item.data, item.source)
         else:
             board = read_grid_file(item.source)
     except GridError as error:
         raise InputError(str(error)) from None
     return LoadedBoard(item.source, "grid", board)
 
-
-def _grid_from_bytes(data: bytes, source: str) -> Board:
-    """A grid file's board from its bytes (checked as ``read_grid_file`` checks a file's)."""
-    if not data.strip():
-        raise GridError(source, "empty input")
-    if b"\x00" in data:
-        raise GridError(source, "not a text grid file (binary data)")
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        raise GridError(source, "not a text grid file (not UTF-8 text)") from None
-    return parse_grid(text, source)
 
 
 def _load_photo_bytes(item: InputItem, corners: list[tuple[float, float]] | None) -> LoadedBoard:

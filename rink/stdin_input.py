@@ -9,10 +9,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import BinaryIO
 
+from scoring.board import GRID_FILE_LIMIT
+
 STDIN_PATH = "-"
 STDIN_SOURCE = "<stdin>"
 """How results and messages name standard input."""
-MAX_GRID_BYTES = 64 * 1024
+MAX_GRID_BYTES = GRID_FILE_LIMIT
 MAX_PHOTO_BYTES = 100_000_000
 
 

@@ -64,8 +64,8 @@ def test_standard_input_among_other_inputs_in_a_real_process():
 
 
 @pytest.mark.parametrize(("data", "message"), [
-    (b"", "<stdin>: empty input"),
-    (b"  \n\n", "<stdin>: empty input"),
+    (b"", "<stdin>: empty file"),
+    (b"  \n\n", "<stdin>: empty file"),
     (b"\x00" * 300, "<stdin>: not a text grid file (binary data)"),
     (b". . . . . . .\n. . HXH_ . . . .\n", "<stdin>, line 2: column 2: 'HXH_': unknown side"),
     (b"\xff\xfe" + b"x" * 50, "<stdin>: not a text grid file (not UTF-8 text)"),

@@ -107,10 +107,10 @@ def test_a_grid_file_over_the_limit_is_refused_with_the_limit(tmp_path):
 def test_standard_input_has_the_same_limit_and_checks():
     assert score(read_grid_stream(io.BytesIO(ROWS.encode()))).total == 46
     endless = io.BytesIO(b"\x00" * (GRID_FILE_LIMIT * 4))
-    with pytest.raises(GridError, match="^<stdin>: too large for a grid file"):
+    with pytest.raises(GridError, match=r"^<stdin>: too large for a grid file"):
         read_grid_stream(endless)
     assert endless.tell() == GRID_FILE_LIMIT + 1  # read no further than needed to know
-    with pytest.raises(GridError, match="^-: empty file"):
+    with pytest.raises(GridError, match=r"^-: empty file"):
         read_grid_stream(io.BytesIO(b" \n"), "-")
     with pytest.raises(GridError, match="not UTF-8 text"):
         parse_grid_bytes(b"\xff" + ROWS.encode(), "-")

@@ -6,9 +6,9 @@ import pickle
 from pathlib import Path
 
 from rink.batch import Correction, ScoreOptions, score_item, score_items
-from rink.results import BoardResult
 from rink.inputs import InputItem
 from rink.leaderboard import format_leaderboard, leaderboard_csv, rank
+from rink.results import BoardResult
 from rink.sheet_text import format_sheet
 
 REPO = Path(__file__).parent.parent
