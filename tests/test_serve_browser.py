@@ -247,3 +247,46 @@ def test_eight_concurrent_uploads_are_all_stored(tmp_path, expected):
         assert hashlib.sha256(stored.read_bytes()).digest() == \
             hashlib.sha256(photo.read_bytes()).digest()
     assert max(latencies) < 2.0, latencies
+
+
+def test_no_board_found_then_tapping_the_four_corners_reads_it(tmp_path, driver):
+    """A photo whose board is not found (crossed by many strokes): the page says so in words,
+    and tapping the grid's corners on the photo reads it like ``rink score --corners``."""
+    import cv2
+    import numpy as np
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.by import By
+
+    image = cv2.imread(str(REVIEW_PHOTO))
+    rng = np.random.default_rng(3)
+    for _ in range(60):
+        p, q = rng.integers(0, (1500, 2000)), rng.integers(0, (1500, 2000))
+        cv2.line(image, (int(p[0]), int(p[1])), (int(q[0]), int(q[1])), (40, 40, 40), 12)
+    photo = tmp_path / "crossed.jpg"
+    cv2.imwrite(str(photo), image)
+    corners = json.loads(REVIEW_PHOTO.with_suffix(".json").read_text())["corners"]
+    folder = tmp_path / "night"
+    with running_server(folder) as (url, _):
+        driver.get(url)
+        wait(driver, lambda d: d.find_elements(By.ID, "photo-input"))
+        driver.find_element(By.ID, "photo-input").send_keys(str(photo))
+        wait(driver, lambda d: d.find_elements(By.ID, "failure"))
+        assert "No board found" in _text(driver, "#failure h2")
+        img = driver.find_element(By.CSS_SELECTOR, ".corner-wrap img")
+        driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", img)
+        wait(driver, lambda d: d.execute_script("return arguments[0].complete", img))
+        scale = img.size["width"] / 1500  # CSS pixels per photo pixel (the photo is 1500 wide)
+        for x, y in corners:
+            ActionChains(driver).move_to_element_with_offset(
+                img, x * scale - img.size["width"] / 2, y * scale - img.size["height"] / 2
+            ).click().perform()
+        assert "All four corners" in _text(driver, "#corner-step")
+        tap(driver, "#read-corners")
+        wait(driver, lambda d: _text(d, "#total") not in ("", "–"), 60)
+        total = _text(driver, "#total")
+    state = json.loads((folder / "boards" / "b0001" / "board.json").read_text())
+    tapped = [h for h in state["history"] if h["action"] == "read"][-1]["corners"]
+    assert max(abs(a - b) for p, q in zip(tapped, corners) for a, b in zip(p, q)) < 6
+    flat = ",".join(f"{v:.3f}" for point in tapped for v in point)
+    want = rink_score_json(str(photo), "--corners", flat)[0]
+    assert total == str(want["score"]["total"])

@@ -8,8 +8,9 @@
 const TOKEN = new URLSearchParams(location.search).get("t");
 const SVGNS = "http://www.w3.org/2000/svg";
 const SIDE_WORDS = ["north", "east", "south", "west"];
-const NET_COLOURS = ["#d62f7f", "#1f8fff", "#2aa845", "#8a4dff", "#ff7a00", "#00a5a8",
-  "#b3261e", "#5d6b00", "#0044aa", "#a0522d", "#e6009e", "#3b7d3b"];
+// network colours: none close to the route traces' amber and teal, nor to the Errors' red
+const NET_COLOURS = ["#d62f7f", "#1f6fff", "#2a9d3f", "#8a4dff", "#a0522d", "#0a3d91",
+  "#e05aa8", "#5d6b00", "#6b2fb3", "#3b7d3b", "#b0006a", "#4a7fbf"];
 const LOOSE = "#48525c";        // pieces that reach no scoring network
 const HIGHWAY_BAND = "#ffb300";  // Longest Highway trace
 const RAILWAY_BAND = "#00b3b3";  // Longest Railway trace
@@ -73,7 +74,7 @@ function place(row, col) { return `Row ${row}, column ${col}`; }
 function plural(n, word) { return `${n} ${word}${n === 1 ? "" : "s"}`; }
 function capital(text) { return text ? text[0].toUpperCase() + text.slice(1) : text; }
 function main() { return document.getElementById("main"); }
-function show(...nodes) { main().replaceChildren(...nodes); window.scrollTo(0, 0); }
+function show(...nodes) { main().replaceChildren(...nodes.filter(Boolean)); window.scrollTo(0, 0); }
 
 /* ---------- drawing one space ---------- */
 const MID = [[0.5, 0], [1, 0.5], [0.5, 1], [0, 0.5]];
@@ -391,7 +392,8 @@ function cornerPicker(board) {
   const img = el("img", { src: withToken(p.url), alt: "Your photo", width: p.width, height: p.height });
   const wrap = el("div", { class: "corner-wrap" }, img, marks);
   const say = el("p", { class: "where", id: "corner-step" });
-  const go = el("button", { class: "btn primary", type: "button", disabled: true, text: "Read with these corners" });
+  const go = el("button", { class: "btn primary", type: "button", disabled: true, id: "read-corners",
+    text: "Read with these corners" });
   const again = el("button", { class: "btn", type: "button", text: "Start again" });
   const draw = () => {
     marks.replaceChildren();
@@ -432,20 +434,27 @@ function cornerPicker(board) {
 
 function reviewCard(board) {
   const items = board.review.map((entry) => {
-    const others = (entry.alternatives || []).filter((a) => a[0] !== entry.token).slice(0, 3);
+    const mine = (entry.alternatives || []).find((a) => a[0] === entry.token);
+    const others = (entry.alternatives || []).filter((a) => a[0] !== entry.token).slice(0, 2);
+    const pct = (p) => `${Math.max(1, Math.round(p * 100))}%`;
     return el("div", { class: "review-item", "data-row": entry.row, "data-col": entry.col },
-      glyphButton(entry.token, "read", "current", () => openPicker(board, entry.row, entry.col)),
-      el("div", { class: "grow" },
-        el("div", { class: "where", text: `${place(entry.row, entry.col)}: is it this?` }),
-        el("div", { class: "alts" },
-          others.map((a) => glyphButton(a[0], `${Math.round(a[1] * 100)}%`, "sugg",
-            (token) => setSpace(board, entry.row, entry.col, token))),
-          el("button", { class: "btn small", type: "button", text: "Other…",
-            on: { click: () => openPicker(board, entry.row, entry.col) } }))));
+      el("div", { class: "where", text: place(entry.row, entry.col) }),
+      el("div", { class: "alts" },
+        glyphButton(entry.token, mine ? `read ${pct(mine[1])}` : "read", "current",
+          () => openPicker(board, entry.row, entry.col)),
+        others.length ? el("span", { class: "or", text: "or" }) : null,
+        others.map((a) => glyphButton(a[0], pct(a[1]), "sugg",
+          (token) => setSpace(board, entry.row, entry.col, token))),
+        el("span", { class: "grow" }),
+        el("button", { class: "btn small keep", type: "button", "data-keep": `${entry.row},${entry.col}`,
+          text: "✓ Right", title: "The reading is right",
+          on: { click: () => setSpace(board, entry.row, entry.col, entry.token) } }),
+        el("button", { class: "btn small", type: "button", text: "…", title: "Other pieces",
+          "aria-label": "Other pieces", on: { click: () => openPicker(board, entry.row, entry.col) } })));
   });
   return el("section", { class: "card", id: "review" },
-    el("h2", { text: "Check these spaces first" }),
-    el("p", { class: "muted", text: "The reader was unsure here. Keep its reading or tap what is drawn." }),
+    el("h2", { text: `Check ${board.review.length === 1 ? "this space" : `these ${board.review.length} spaces`} first` }),
+    el("p", { class: "muted", text: "The reader was unsure (outlined in amber on the board). Tap what is drawn, or confirm its reading." }),
     items);
 }
 
@@ -608,7 +617,8 @@ function problemsCard(board) {
 function correctionsCard(board) {
   return el("section", { class: "card" }, el("h2", { text: "Corrected by hand" }),
     el("ul", { class: "tips", id: "corrections" }, board.corrections.map((c) =>
-      el("li", { text: `${place(c.row, c.col)}: ${c.token} (was ${c.was})` }))));
+      el("li", { text: c.token === c.was ? `${place(c.row, c.col)}: ${c.token}, confirmed as read`
+        : `${place(c.row, c.col)}: ${c.token} (was ${c.was})` }))));
 }
 
 function rulesCard(board) {
