@@ -28,7 +28,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from tests.serve_support import rink_command  # noqa: E402
+from tests.serve_support import rink_command
 
 
 def twelve_mp_photo(source: Path, target: Path) -> tuple[int, int]:
@@ -72,7 +72,7 @@ def start(folder: Path, core: int) -> tuple[subprocess.Popen, str]:
     process = subprocess.Popen(rink_command() + ["serve", str(folder), "--port", "0",
                                                  "--jobs", "1"],
                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                               cwd=REPO, preexec_fn=pin,
+                               cwd=REPO, preexec_fn=pin,  # noqa: PLW1509 - no threads yet
                                env=dict(os.environ, PYTHONUNBUFFERED="1"))
     for line in process.stdout:  # type: ignore[union-attr]
         if line.startswith("Serving at "):

@@ -19,7 +19,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from tests.serve_support import SAMPLES, make_driver, running_server  # noqa: E402
+from tests.serve_support import SAMPLES, make_driver, running_server
 
 
 def save(driver, path: Path) -> None:

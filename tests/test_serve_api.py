@@ -38,7 +38,7 @@ def board_11() -> dict:
 
 
 def client_for(folder: Path, pool, **settings):
-    options = dict(hosts={"127.0.0.1", "localhost"})
+    options: dict = {"hosts": {"127.0.0.1", "localhost"}}
     options.update(settings)
     app = create_app(Night(folder), Settings(**options), pool)
     return starlette_testclient.TestClient(app, base_url=BASE)

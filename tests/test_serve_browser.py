@@ -18,8 +18,14 @@ from pathlib import Path
 
 import pytest
 
-from tests.serve_support import (SAMPLES, browser_or_skip, local, make_driver, rink_score_json,
-                                 running_server)
+from tests.serve_support import (
+    SAMPLES,
+    browser_or_skip,
+    local,
+    make_driver,
+    rink_score_json,
+    running_server,
+)
 
 pytestmark = pytest.mark.slow
 REVIEW_PHOTO = SAMPLES / "board_11.jpg"  # the sample photo with spaces to review
@@ -33,7 +39,7 @@ def expected() -> dict[str, dict]:
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    with running_server(tmp_path_factory.mktemp("night"), "--jobs", "2") as (url, process):
+    with running_server(tmp_path_factory.mktemp("night"), "--jobs", "2") as (url, _process):
         yield url
 
 

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from scoring.board import SIZE, Board
 from scoring.exits import EXITS, Exit
 from scoring.results import ScoreSheet
+from scoring.space import format_space
 
 CENTRAL = {(row, col) for row in range(2, 5) for col in range(2, 5)}
 SIDE_WORDS = {0: "top", 1: "right", 2: "bottom", 3: "left"}
@@ -55,7 +56,7 @@ def _network_of_pieces(board: Board, sheet: ScoreSheet,
         for expansion in resolve_expansions(board, expansions):
             for link in expansion.links(board, graph):
                 graph.add_link(link)
-    except Exception:  # noqa: BLE001 - colours only
+    except Exception:  # noqa: BLE001, S110 - colours only: the score never depends on it
         pass
     by_exit = {network.exits[0].index: number for number, network in enumerate(sheet.networks)}
     found: dict[tuple[int, int, int], int] = {}
@@ -117,8 +118,6 @@ def explain(board: Board, sheet: ScoreSheet, expansions: Sequence[str]) -> dict:
         line = []
         for col in range(SIZE):
             space = board[row, col]
-            from scoring.space import format_space
-
             token = format_space(space)
             body = token[: len(token) - len(space.markers)]
             line.append({

@@ -529,15 +529,6 @@ function boardFigure(board) {
           fill: "none", stroke: "#8e24aa", "stroke-width": 4, "stroke-dasharray": "8 5", class: "illegal" }));
       }
     }
-    // Errors: numbered red circles at the side they leave from
-    ex.errors.forEach((e, i) => {
-      const dx = [0, 1, 0, -1][e.side], dy = [-1, 0, 1, 0][e.side];
-      const x = cx(e.col) + dx * c * 0.4, y = cy(e.row) + dy * c * 0.4;
-      reading.append(svg("circle", { cx: x, cy: y, r: c * 0.15, fill: "#fff", "fill-opacity": 0.85,
-        stroke: "#c62828", "stroke-width": c * 0.045, class: "error-ring" }));
-      reading.append(svg("text", { x, y: y + c * 0.06, "text-anchor": "middle", "font-size": c * 0.17,
-        "font-weight": 800, fill: "#c62828", text: String(i + 1) }));
-    });
   }
   // corrected spaces, then review spaces, then the tap targets on top
   for (const fix of board.corrections || []) {
@@ -555,6 +546,22 @@ function boardFigure(board) {
       hit.addEventListener("click", () => openPicker(board, r, q));
       overlay.append(hit);
     }
+  }
+  if (ex) {
+    // Errors: numbered red circles at the side they leave from; a tap tells the reason
+    const marks = svg("g", { class: "reading" });
+    ex.errors.forEach((e, i) => {
+      const dx = [0, 1, 0, -1][e.side], dy = [-1, 0, 1, 0][e.side];
+      const x = cx(e.col) + dx * c * 0.4, y = cy(e.row) + dy * c * 0.4;
+      const mark = svg("g", { class: "error-mark" }, svg("title", { text: `${i + 1}. ${capital(e.text)}` }),
+        svg("circle", { cx: x, cy: y, r: c * 0.15, fill: "#fff", "fill-opacity": 0.85,
+          stroke: "#c62828", "stroke-width": c * 0.045, class: "error-ring" }),
+        svg("text", { x, y: y + c * 0.06, "text-anchor": "middle", "font-size": c * 0.17,
+          "font-weight": 800, fill: "#c62828", text: String(i + 1) }));
+      mark.addEventListener("click", () => toast(`Error ${i + 1}: ${capital(e.text)}`));
+      marks.append(mark);
+    });
+    overlay.append(marks);
   }
   const wrap = el("div", { class: `board-wrap${state.photoOnly ? " photo-only" : ""}` },
     el("img", { src: withToken(img.url), alt: "The board, straightened", width: size, height: size }), overlay);
