@@ -244,3 +244,20 @@ def test_the_page_is_light_and_builds_no_html_from_data(tmp_path, pool):
     script = (Path(__file__).resolve().parent.parent / "rink/serve/static/app.js").read_text()
     for sink in ("innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "eval("):
         assert sink not in script
+
+
+def test_the_command_line(tmp_path, monkeypatch):
+    from click.testing import CliRunner
+
+    from rink.cli import main
+    from rink.serve.command import qr_text
+    from rink.serve.night import new_folder
+
+    result = CliRunner().invoke(main, ["serve", "--help"])
+    assert result.exit_code == 0 and "--lan" in result.output and "--jobs" in result.output
+    bad = CliRunner().invoke(main, ["serve", str(tmp_path / "n"), "--expansion", "dragons"])
+    assert bad.exit_code == 2 and "unknown expansion" in bad.output
+    code = qr_text("http://192.0.2.1:8000/?t=abc")
+    assert len(code.splitlines()) > 10 and "\u2588" in code  # drawn by segno in blocks
+    first, second = new_folder(tmp_path), new_folder(tmp_path)
+    assert first.name.startswith("rink-night-") and second.name == first.name + "-2"

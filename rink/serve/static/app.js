@@ -688,7 +688,7 @@ function rulesCard(board) {
   return el("section", { class: "card", id: "rules" }, el("h2", { text: "Expansions" }),
     el("label", { class: "toggle" }, useNight, `Same as the night (${nightWords})`),
     el("div", {}, el("label", { class: "toggle" }, useOwn, "This board plays:")),
-    checks, keysBox, el("p", { class: "muted", text: "Values a photo cannot show go here (docs/NOTATION.md key lines)." }),
+    checks, keysBox, el("p", { class: "muted", text: "Fill in what a photo cannot show. Spaces are row,column (0-6 from the top-left); places outside the grid are a side letter and a number (N2: above column 2)." }),
     save, error);
 }
 
