@@ -19,17 +19,23 @@ import click
 DEFAULT_PORT = 8000
 
 
-def lan_address() -> str:
-    """This machine's address on the local network (from its own name; no traffic sent)."""
-    found = []
+def lan_address() -> str | None:
+    """This machine's address on the local network, or None. From its own name, else from
+    the route a UDP socket would take (``connect`` on UDP sends no packet)."""
     try:
         for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET):
             address = info[4][0]
-            if not address.startswith("127.") and address not in found:
-                found.append(address)
+            if not address.startswith("127."):
+                return address
     except OSError:
         pass
-    return found[0] if found else "127.0.0.1"
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+            probe.connect(("192.0.2.1", 9))  # a documentation address: nothing is sent
+            address = probe.getsockname()[0]
+            return None if address.startswith(("127.", "0.")) else address
+    except OSError:
+        return None
 
 
 def qr_text(url: str) -> str:
@@ -98,7 +104,7 @@ def serve(folder: Path | None, lan: bool, port: int, jobs: int, expansions: tupl
     host = "0.0.0.0" if lan else "127.0.0.1"
     sock = open_socket(host, port)
     port = sock.getsockname()[1]
-    shown = (address or lan_address()) if lan else "127.0.0.1"
+    shown = (address or lan_address() or "127.0.0.1") if lan else "127.0.0.1"
     url = f"http://{shown}:{port}/" + (f"?t={token}" if token else "")
     settings = Settings(jobs=jobs, max_upload=max_upload_mb * 1024 * 1024, token=token,
                         hosts=None if lan else {"127.0.0.1", "localhost"})
@@ -106,6 +112,9 @@ def serve(folder: Path | None, lan: bool, port: int, jobs: int, expansions: tupl
     count = len(night.records)
     click.echo(f"rink serve: the night is kept in {night.folder}"
                + (f" ({count} board{'s' if count != 1 else ''} already there)" if count else ""))
+    if lan and shown == "127.0.0.1":
+        click.echo("No network address found for this computer: give the one phones reach "
+                   "with --address (Wi-Fi settings show it).")
     if lan:
         click.echo(qr_text(url))
         click.echo("Phones on the same Wi-Fi: scan the code, or open")
