@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from pathlib import Path
 
 import cv2
@@ -115,8 +116,6 @@ def test_a_photo_cut_short_is_read_again_on_restart(tmp_path, pool, board_11):
             view = client.get("/api/boards/b0001").json()
             if view["status"] != "reading":
                 break
-            import time
-
             time.sleep(0.1)
     assert view["explain"]["score"] == board_11["score"]
 
@@ -261,3 +260,36 @@ def test_the_command_line(tmp_path, monkeypatch):
     assert len(code.splitlines()) > 10 and "\u2588" in code  # drawn by segno in blocks
     first, second = new_folder(tmp_path), new_folder(tmp_path)
     assert first.name.startswith("rink-night-") and second.name == first.name + "-2"
+
+
+def test_a_worker_that_dies_does_not_stop_the_night(tmp_path, board_11):
+    import os
+    import signal
+
+    readers = ReaderPool(1)
+    readers.warm()
+    try:
+        with client_for(tmp_path, readers) as client:
+            assert post_photo(client, PHOTO.read_bytes()).json()["status"] == "read"
+            for pid in list(readers._pool._processes):  # the worker this test started
+                os.kill(pid, signal.SIGKILL)
+            time.sleep(0.5)
+            second = post_photo(client, PHOTO.read_bytes()).json()
+            third = post_photo(client, PHOTO.read_bytes()).json()
+    finally:
+        readers.close()
+    assert second["status"] in ("read", "failed")  # said in words either way
+    assert third["status"] == "read" and third["explain"]["score"] == board_11["score"]
+    assert len(list((tmp_path / "boards").glob("*/photo.jpg"))) == 3
+
+
+def test_a_board_file_edited_by_hand_is_left_out_not_lost(tmp_path, pool):
+    with client_for(tmp_path, pool) as client:
+        first = post_photo(client, PHOTO.read_bytes(), "A").json()["id"]
+        post_photo(client, PHOTO.read_bytes(), "B")
+    state = tmp_path / "boards" / first / "board.json"
+    state.write_text("{ not json")
+    night = Night(tmp_path)
+    assert [r.player for r in night.records.values()] == ["B"]
+    assert night.problems and "board.json" in night.problems[0]
+    assert state.read_text() == "{ not json"

@@ -25,6 +25,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import re
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -251,9 +252,9 @@ def create_app(night: Night, settings: Settings, pool=None) -> Guard:
     async def night_csv(request: Request) -> Response:
         from rink.leaderboard import leaderboard_csv
 
+        name = re.sub(r"[^A-Za-z0-9._-]", "_", night.folder.name) or "rink-night"
         return Response(leaderboard_csv(night.outcomes()), media_type="text/csv; charset=utf-8",
-                        headers={"content-disposition":
-                                 f'attachment; filename="{night.folder.name}.csv"'})
+                        headers={"content-disposition": f'attachment; filename="{name}.csv"'})
 
     async def night_rules(request: Request) -> Response:
         data = await _json_body(request)

@@ -110,6 +110,8 @@ def serve(folder: Path | None, lan: bool, port: int, jobs: int, expansions: tupl
                         hosts=None if lan else {"127.0.0.1", "localhost"})
     app = create_app(night, settings)
     count = len(night.records)
+    for problem in night.problems:
+        click.echo(f"Note: {problem}", err=True)
     click.echo(f"rink serve: the night is kept in {night.folder}"
                + (f" ({count} board{'s' if count != 1 else ''} already there)" if count else ""))
     if lan and shown == "127.0.0.1":

@@ -95,6 +95,8 @@ class Night:
         self.created = now()
         self.version = 0
         self._cache: dict[str, tuple[tuple, object]] = {}
+        self.problems: list[str] = []
+        """Files of an earlier run that could not be read (said when the server starts)."""
         self._load()
 
     # -- files ----------------------------------------------------------------------
@@ -111,17 +113,24 @@ class Night:
             state = path / "board.json"
             photos = sorted(p.name for p in path.glob("photo.*"))
             if state.exists():
-                data = json.loads(state.read_text(encoding="utf-8"))
-                known = BoardRecord.__dataclass_fields__
-                record = BoardRecord(**{k: v for k, v in data.items() if k in known})
+                try:
+                    data = json.loads(state.read_text(encoding="utf-8"))
+                    known = BoardRecord.__dataclass_fields__
+                    record = BoardRecord(**{k: v for k, v in data.items() if k in known})
+                except (OSError, ValueError, TypeError) as error:  # edited by hand: leave it be
+                    self.problems.append(f"{state}: cannot be read ({error}); board left out")
+                    continue
             elif photos:  # stopped between storing the photo and its first state file
                 record = BoardRecord(path.name, int(match.group(1)), now(), photos[0])
             else:
                 continue
             if record.readings:
                 reading = path / f"reading-{record.readings}.json"
-                if reading.exists():
+                try:
                     self.readings[record.id] = json.loads(reading.read_text(encoding="utf-8"))
+                except (OSError, ValueError) as error:
+                    self.problems.append(f"{reading}: cannot be read ({error}); read again")
+                    record.status = "reading"
             self.records[record.id] = record
 
     def save_settings(self) -> None:

@@ -160,6 +160,7 @@ class ReaderPool:
     def __init__(self, jobs: int = 1) -> None:
         context = multiprocessing.get_context("spawn")
         self.jobs = jobs
+        self._context = context
         self._pool = ProcessPoolExecutor(max_workers=jobs, mp_context=context,
                                          initializer=_init_worker)
 
@@ -169,8 +170,25 @@ class ReaderPool:
             future.result()
 
     async def read(self, photo: Path, folder: Path, corners: list | None = None) -> dict:
-        future = self._pool.submit(read_photo, str(photo), str(folder), corners)
-        return await asyncio.wrap_future(future)
+        """Read in a worker; a pool broken by a worker that died is started afresh (the
+        photo that broke it is reported as not read, the next ones are read)."""
+        from concurrent.futures.process import BrokenProcessPool
+
+        try:
+            future = self._pool.submit(read_photo, str(photo), str(folder), corners)
+        except BrokenProcessPool:
+            self._restart()
+            future = self._pool.submit(read_photo, str(photo), str(folder), corners)
+        try:
+            return await asyncio.wrap_future(future)
+        except BrokenProcessPool:
+            self._restart()
+            raise
+
+    def _restart(self) -> None:
+        self._pool.shutdown(wait=False, cancel_futures=True)
+        self._pool = ProcessPoolExecutor(max_workers=self.jobs, mp_context=self._context,
+                                         initializer=_init_worker)
 
     def close(self) -> None:
         self._pool.shutdown(wait=False, cancel_futures=True)
