@@ -52,9 +52,13 @@ def driver():
 
 
 def wait(driver, condition, timeout: float = 60):
+    """Wait for ``condition``; an element replaced while it was read (the page re-renders
+    after each answer) just means: look again."""
+    from selenium.common.exceptions import StaleElementReferenceException
     from selenium.webdriver.support.ui import WebDriverWait
 
-    return WebDriverWait(driver, timeout, poll_frequency=0.1).until(condition)
+    return WebDriverWait(driver, timeout, poll_frequency=0.1,
+                         ignored_exceptions=(StaleElementReferenceException,)).until(condition)
 
 
 def _text(driver, css: str) -> str:

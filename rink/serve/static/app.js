@@ -14,8 +14,8 @@ const NET_COLOURS = ["#d62f7f", "#1f6fff", "#2a9d3f", "#8a4dff", "#a0522d", "#0a
 const LOOSE = "#48525c";        // pieces that reach no scoring network
 const HIGHWAY_BAND = "#ffb300";  // Longest Highway trace
 const RAILWAY_BAND = "#00b3b3";  // Longest Railway trace
-const state = { config: null, night: null, board: null, glyphs: {}, photoOnly: false,
-  poll: null };
+const state = { config: null, night: null, board: null, fresh: null, glyphs: {},
+  photoOnly: false, poll: null };
 
 /* ---------- small helpers ---------- */
 function el(tag, attrs, ...children) {
@@ -275,7 +275,7 @@ function upload(file, player, ui) {
       fail((data && data.error) || `The server answered ${xhr.status}.`);
       return;
     }
-    state.board = data;
+    state.fresh = data;
     location.hash = `#/board/${data.id}`;
   };
   xhr.send(form);
@@ -283,7 +283,11 @@ function upload(file, player, ui) {
 
 /* ---------- one board ---------- */
 async function showBoard(id, view) {
-  const board = view || (state.board && state.board.id === id ? state.board : await api(`/api/boards/${id}`));
+  // the answer to an upload is shown as it came; any other visit asks again (another phone
+  // may have fixed the board meanwhile)
+  const fresh = state.fresh && state.fresh.id === id ? state.fresh : null;
+  state.fresh = null;
+  const board = view || fresh || await api(`/api/boards/${id}`);
   state.board = board;
   await loadGlyphs(board);
   if (board.status === "reading") {
