@@ -20,12 +20,11 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-import cv2
 import numpy as np
 
 from vision.crops import ink_darkness
-from vision.locate import exit_box_means
-from vision.rectify import GRID, CanonicalBoard, rotate_corners, warp_board
+from vision.exit_marks import exit_axis_evidence
+from vision.rectify import CanonicalBoard, rotate_corners, warp_board
 from vision.round_numbers import RoundNumberReader
 from vision.sessions import cpu_session
 
@@ -117,22 +116,3 @@ class BoardOrienter:
                            quarter_turns=k, confidence=float(combined[k]),
                            exit_evidence=float(evidence), numbers_seen=seen)
 
-
-def exit_axis_evidence(darkness: np.ndarray, cell: int, pad: int) -> float:
-    """Positive when the found top/bottom sides carry the highway Exits (board upright or
-    upside down), negative when the board is turned a quarter.
-
-    A railway stub has cross ties: edges across the outward direction. A highway stub (a bar,
-    or two lines, perhaps with a dashed centre) has edges along it. "Tie-ness" = share of
-    gradient energy along the outward direction; on the top and bottom the middle Exit
-    (railway) should have more of it than the outer two (highways), on the sides less.
-    """
-    grad_x = np.abs(cv2.Sobel(darkness, cv2.CV_32F, 1, 0, ksize=3))
-    grad_y = np.abs(cv2.Sobel(darkness, cv2.CV_32F, 0, 1, ksize=3))
-    along_x, along_y = exit_box_means(grad_x, cell, pad), exit_box_means(grad_y, cell, pad)
-    outward = np.vstack([along_y[0], along_x[1], along_y[2], along_x[3]])  # N, E, S, W
-    across = np.vstack([along_x[0], along_y[1], along_x[2], along_y[3]])
-    ties = outward / (outward + across + 1e-3)
-    middle_minus_outer = ties[:, 3] - (ties[:, 1] + ties[:, GRID - 2]) / 2
-    return float(100 * (middle_minus_outer[0] + middle_minus_outer[2]
-                        - middle_minus_outer[1] - middle_minus_outer[3]))
