@@ -89,7 +89,7 @@ def test_a_turned_space_reads_as_the_turned_token(recognizer):
     classes = classifier.meta.classes
     for turns in (1, 2, 3):
         turned = np.ascontiguousarray(np.rot90(crops[drawn], k=-turns, axes=(1, 2)))
-        read = [classes[i] for i in classifier.probabilities(turned, turns=1).argmax(axis=1)]
+        read = [classes[i] for i in classifier.probabilities(turned).argmax(axis=1)]
         expected = [rotate_token(tokens[i], turns) for i in drawn]
         agree = sum(a == b for a, b in zip(read, expected))
         assert agree == len(drawn), (turns, list(zip(read, expected)))

@@ -142,7 +142,7 @@ def test_board_with_little_artwork_is_read_right_side_up(tmp_path):
     corner_error = np.abs(reading.corners - photo.corners).max()
     assert corner_error < 0.3 * np.linalg.norm(photo.corners[1] - photo.corners[0]) / 7
 
-    without_numbers = BoardOrienter(recognizer.orienter.session, recognizer.orienter.meta)
+    without_numbers = BoardOrienter(recognizer.orienter.net)
     recognizer.orienter = without_numbers
     turned = recognizer.read(path)
     assert turned.orientation_confidence < 0.9

@@ -167,7 +167,7 @@ class Recognizer:
         timings["orient"] = time.perf_counter() - t
 
         t = time.perf_counter()
-        probs = self.classifier.probabilities(crops, turns=4 if self.tta else 1,
+        probs = self.classifier.read(crops, turns=4 if self.tta else 1,
                                               sure=self.tta_sure)
         probs = probs.reshape(GRID, GRID, -1)
         timings["classify"] = time.perf_counter() - t
