@@ -157,3 +157,10 @@ def test_annotation_marks_errors_and_review(recognizer):
     # the Error circle sits on the East side of space (3, 3)
     assert abs(xs.mean() - (origin + 3.92 * cell)) < 0.2 * cell
     assert abs(ys.mean() - (origin + 3.5 * cell)) < 0.2 * cell
+
+
+def test_onnx_sessions_log_errors_only(recognizer):
+    """onnxruntime's warnings (graph optimisation notes) must not reach the user's stderr."""
+    sessions = [recognizer.classifier.session, recognizer.orienter.net.session,
+                recognizer.orienter.numbers.session]
+    assert [s.get_session_options().log_severity_level for s in sessions] == [3, 3, 3]
