@@ -8,12 +8,22 @@ for a fraction of the time.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
 from vision.model_meta import META_FILE, MODEL_FILE, ModelMeta, rotation_index_map
 from vision.onnx_model import NetworkIO, OnnxModel
+
+
+@dataclass(frozen=True)
+class ClassifyParams:
+    """Test-time augmentation: spaces read in ``turns`` quarter turns (1: no augmentation),
+    only those whose first reading is less sure than ``sure`` (None: all of them)."""
+
+    turns: int = 4
+    sure: float | None = 0.995
 
 
 class CellClassifier(OnnxModel):

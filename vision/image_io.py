@@ -42,6 +42,15 @@ class LoadedPhoto:
     image: np.ndarray  # H x W x 3 uint8 BGR, EXIF orientation applied
     scale: float  # image pixels per original pixel (1, 1/2, 1/4 or 1/8)
     original_size: tuple[int, int]  # (width, height) of the photo as stored, after EXIF turn
+    name: str = "image"  # how messages name it (vision.errors.photo_name)
+
+
+def load_source(source: str | Path | np.ndarray) -> LoadedPhoto:
+    """A photo file (``load_photo``) or an in-memory BGR array (``as_bgr``) as a LoadedPhoto."""
+    if isinstance(source, np.ndarray):
+        image = as_bgr(source)
+        return LoadedPhoto(image, 1.0, (image.shape[1], image.shape[0]))
+    return load_photo(source)
 
 
 def load_photo(path: str | Path) -> LoadedPhoto:
@@ -71,7 +80,8 @@ def load_photo(path: str | Path) -> LoadedPhoto:
     image = upright(stored, orientation)
     h, w = image.shape[:2]
     full = (round(w / scale), round(h / scale))
-    return LoadedPhoto(image=np.ascontiguousarray(image), scale=scale, original_size=full)
+    return LoadedPhoto(image=np.ascontiguousarray(image), scale=scale, original_size=full,
+                       name=name)
 
 
 def as_bgr(image: np.ndarray, name: str = "image") -> np.ndarray:

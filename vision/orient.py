@@ -84,10 +84,10 @@ class BoardOrienter:
         self.params = params
 
     @classmethod
-    def load(cls, models_dir: Path) -> BoardOrienter:
+    def load(cls, models_dir: Path, params: OrientParams = OrientParams()) -> BoardOrienter:
         """The orienter with whichever of its networks ``models_dir`` holds."""
         return cls(BoardTurnNet.load_if_present(models_dir),
-                   RoundNumberReader.load_if_present(models_dir))
+                   RoundNumberReader.load_if_present(models_dir), params)
 
     def cnn_probs(self, image: np.ndarray, corners: np.ndarray) -> np.ndarray:
         """P(the view from ``corners`` is the board turned clockwise k times), k = 0..3."""
