@@ -15,8 +15,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from vision.crops import lattice_windows
 from vision.onnx_model import OnnxModel
-from vision.rectify import GRID, CanonicalBoard
+from vision.rectify import CanonicalBoard
 
 NUMBERS_FILE = "round_numbers.onnx"
 NUMBERS_META = "round_numbers.json"
@@ -36,16 +37,10 @@ def corner_patches(darkness: np.ndarray, board: CanonicalBoard, border: int = 0)
     at random offsets); the canonical padding must leave room for it.
     """
     size, cell = patch_px(board.cell_px), board.cell_px
-    full = size + 2 * border
-    out = np.empty((GRID * GRID, 4, full, full), dtype=darkness.dtype)
+    first = board.pad_px - border
     spots = ((0, 0), (0, cell - size), (cell - size, cell - size), (cell - size, 0))
-    for r in range(GRID):
-        for c in range(GRID):
-            y0 = board.pad_px + r * cell - border
-            x0 = board.pad_px + c * cell - border
-            for q, (dy, dx) in enumerate(spots):
-                out[r * GRID + c, q] = darkness[y0 + dy:y0 + dy + full, x0 + dx:x0 + dx + full]
-    return out
+    return np.stack([lattice_windows(darkness, (first + dy, first + dx), size + 2 * border, cell)
+                     for dy, dx in spots], axis=1)
 
 
 def patch_log_likelihoods(probs: np.ndarray) -> np.ndarray:
