@@ -32,7 +32,7 @@ from vision.acceptance import (
 )
 from vision.classify import CellClassifier, ClassifyParams
 from vision.crops import ink_darkness, space_crops
-from vision.decode import decode
+from vision.decode import DecodeParams, decode
 from vision.errors import PhotoError
 from vision.image_io import LoadedPhoto, load_source
 from vision.locate import LocateParams, find_lattice
@@ -62,6 +62,7 @@ class ReadParams:
     locate: LocateParams = field(default_factory=LocateParams)
     orient: OrientParams = field(default_factory=OrientParams)
     classify: ClassifyParams = field(default_factory=ClassifyParams)
+    decode: DecodeParams = field(default_factory=DecodeParams)
     acceptance: AcceptanceParams = field(default_factory=AcceptanceParams)
 
 
@@ -178,7 +179,7 @@ class Recognizer:
         with clock("classify"):
             probs = self.classify(upright.crops)
         with clock("decode"):
-            decoded = decode(probs, self.classifier.meta.classes)
+            decoded = decode(probs, self.classifier.meta.classes, self.params.decode)
         if not lattice.given:
             accept_reading(photo, decoded, upright.confidence, self.params.acceptance)
         return PhotoReading(
