@@ -191,7 +191,7 @@ class Recognizer:
             warnings=lattice.warnings + orientation_warnings(upright.confidence,
                                                              self.params.acceptance))
 
-    def locate(self, photo: LoadedPhoto, corners=None) -> Lattice:
+    def locate(self, photo: LoadedPhoto, corners: np.ndarray | list | None = None) -> Lattice:
         """The lattice found in the photo, or given by hand (checked); raises PhotoError when
         the photo is refused."""
         policy = self.params.acceptance
