@@ -24,6 +24,7 @@ from scoring.expansions import (
 )
 from scoring.quote import quoted
 from scoring.results import Illegal, Place
+from scoring.sides import HIGHWAY, RAILWAY
 
 REGISTRY: dict[str, type[Expansion]] = {
     "river": river.RiverExpansion,
@@ -108,6 +109,8 @@ def resolve(board: Board, extra: Iterable[str | Expansion] = ()) -> list[Expansi
 
 def check_key_lines(board: Board, source: str = "<board>") -> None:
     """Raise GridError (naming ``source`` and quoting the line) for any bad key line."""
+    if not board.extras:
+        return
     seen: set[str] = set()
     for key, value in board.extras:
         line = quoted(f"{key}: {value}")
@@ -133,8 +136,20 @@ def check_key_lines(board: Board, source: str = "<board>") -> None:
     key_lines.count(board, power_grid.CHARGES_KEY, power_grid.MAX_CHARGES, source)
 
 
+_BASE_KINDS = frozenset({HIGHWAY, RAILWAY, None})
+
+
+def _base_pieces_only(board: Board) -> bool:
+    """Whether every space holds base-game pieces alone (no marker, no water side)."""
+    return all(not space.markers and all(_BASE_KINDS.issuperset(piece.kinds)
+                                         for piece in space.pieces)
+               for row in board.spaces for space in row)
+
+
 def undeclared_drawings(board: Board, played: Iterable[str]) -> list[Illegal]:
     """Expansion drawings or key lines on a board that does not play that expansion."""
+    if not board.extras and _base_pieces_only(board):
+        return []
     active = {name.lower() for name in played}
     found = []
     for name, drawings in DRAWINGS.items():
