@@ -81,7 +81,8 @@ class StrokeHabits:
             _stamp(pen, pts, widths, keep)
         for end in (0, -1):
             if keep[end] and rng.random() < self.blob:
-                radius = widths[end] / 2 * rng.uniform(1.15, 1.8) + 0.3
+                tip = pen.style.line_width * cell  # the blob is the tip's, however wide the line
+                radius = max(widths[end] / 2 * rng.uniform(1.0, 1.3), tip * rng.uniform(0.8, 1.5))
                 _disc(pen, pts[end] + rng.normal(0, 0.2 * radius, 2), radius)
         if keep[-1] and rng.random() < self.tick:
             back = pts[-1] - pts[max(0, len(pts) - 4)]

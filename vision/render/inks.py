@@ -51,7 +51,7 @@ def apply_ink_kind(ink: InkStyle, kind: str, rng: np.random.Generator) -> InkTex
     """Turn the sampled marker ``ink`` into ``kind`` (in place) and say how its density varies."""
     if kind == "pencil":
         grey = int(rng.uniform(70, 125))
-        ink.colors = [(grey + 8, grey + 3, grey)]  # graphite: a cool grey
+        ink.colors = [(grey + 4, grey + 2, grey)]  # graphite: a faintly cool grey
         ink.color_names, ink.color_mix = ["pencil"], 0.0
         ink.line_width = float(rng.uniform(0.01, 0.025))
         ink.highway_width = float(rng.uniform(0.07, 0.15))

@@ -46,13 +46,13 @@ def hand_over(
     cell: float,
     skin: int,
 ) -> list[Primitive]:
-    """A hand whose fingertips rest on the grid, up to 2.5 spaces in from one of its sides,
+    """A hand whose fingertips rest on the grid, up to 3 spaces in from one of its sides,
     with its arm running out of the photo."""
     centre = lattice[14, 14]
     side = int(rng.integers(4))
     edge = [lattice[0, :], lattice[:, -1], lattice[-1, :], lattice[:, 0]][side]
     along = edge[int(rng.integers(3, 26))]
-    depth = rng.uniform(0.2, 2.5) / 7
+    depth = rng.uniform(0.6, 3.0) / 7
     target = along + (centre - along) * depth * 2
     outward = along - centre
     outward = _turn(outward / np.linalg.norm(outward), rng.normal(0, 0.4))
@@ -70,7 +70,7 @@ def hand_over(
     ]
     for k in range(4):
         base = palm + across * (k - 1.5) * scale * 0.14 + inward * scale * 0.18
-        reach = finger * (1.0 - 0.12 * abs(k - 1.2)) * rng.uniform(0.55, 1.0)
+        reach = finger * (1.0 - 0.12 * abs(k - 1.2)) * rng.uniform(0.75, 1.0)
         tip = base + _turn(inward, (k - 1.5) * 0.1 + rng.normal(0, 0.06)) * reach
         prims.append(("capsule", base, tip, scale * 0.12, color))
     thumb = palm + across * scale * 0.28 * rng.choice([-1, 1])
@@ -113,7 +113,8 @@ def objects_on_sheet(
 def draw_on_sheet(
     img: np.ndarray, objects: list[tuple[str, list[Primitive]]], rng: np.random.Generator
 ) -> None:
-    for kind, prims in objects:
+    order = {"die": 0, "pen": 1, "hand": 2}  # a hand lies over a die or a pen, not under
+    for kind, prims in sorted(objects, key=lambda item: order.get(item[0], 0)):
         if kind == "hand":
             draw_hand(img, prims, rng)
         else:

@@ -57,7 +57,10 @@ class PhonePhoto:
     def __init__(self, seed: int, conditions: PhoneConditions):
         self.seed = seed
         self.draw = draw_conditions(seed, conditions)
-        self.record: dict = {"profile": conditions.to_json(), "drawn": self.draw.__dict__.copy()}
+        self.record: dict = {
+            "probabilities": conditions.to_json(),
+            "drawn": self.draw.__dict__.copy(),
+        }
         self.sheet: Sheet | None = None
         self.marks: list[tuple[int, int, str]] = []
         self.covered: dict[tuple[int, int], float] = {}
