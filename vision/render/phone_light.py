@@ -16,7 +16,7 @@ def flash_falloff(
     middle, falling off towards the edges."""
     centre = rng.normal(0, 0.08, 2)
     reach = rng.uniform(0.04, 0.14)
-    peak = rng.uniform(1.1, 1.35)
+    peak = rng.uniform(1.0, 1.2)
     r2 = (xx - centre[0]) ** 2 + (yy - centre[1]) ** 2
     field = peak / (1 + r2 / reach)
     return field.astype(np.float32), {
