@@ -14,6 +14,7 @@ import click
 _SUBCOMMANDS = {
     "score": "rink.score_command:score",
     "render": "vision.render.command:render",
+    "serve": "rink.serve.command:serve",
 }
 
 

@@ -51,7 +51,10 @@ def find_networks(graph: RouteGraph, excluded_exits: set[int] = frozenset()) -> 
     for component in graph.components():
         exits = tuple(e for e in graph.exits_of(component) if e.index not in excluded_exits)
         if exits:
-            networks.append(NetworkResult(exits, network_points(len(exits))))
+            pieces = tuple(sorted((node.row, node.col, node.index)
+                                  for node in (graph.nodes[n] for n in component)
+                                  if not node.is_virtual))
+            networks.append(NetworkResult(exits, network_points(len(exits)), pieces))
     networks.sort(key=lambda network: network.exits[0].index)
     return networks
 

@@ -91,6 +91,8 @@ class NetworkResult:
 
     exits: tuple[Exit, ...]
     points: int
+    pieces: tuple[tuple[int, int, int], ...] = ()
+    """The pieces it is made of: (row, column, index of the piece in its space)."""
 
     @property
     def exit_count(self) -> int:

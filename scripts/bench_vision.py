@@ -23,8 +23,9 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from vision.classify import ClassifyParams
 from vision.model_files import models_dir
-from vision.recognizer import TTA_SURE, PhotoError, Recognizer
+from vision.recognizer import PhotoError, ReadParams, Recognizer
 from vision.render import render_photo, sample_grid
 
 STAGES = ("load", "locate", "rectify", "orient", "classify", "decode", "total")
@@ -52,10 +53,11 @@ def main(argv: list[str] | None = None) -> int:
         size_mb = np.mean([p.stat().st_size for p in paths]) / 1e6
         h, w = photo.image.shape[:2]
         print(f"{args.n} photos of {w}x{h} ({w * h / 1e6:.1f} MP), JPEG {size_mb:.1f} MB each")
-        modes = {"4 turns for unsure spaces (default)": (True, TTA_SURE),
-                 "4 turns for all spaces": (True, None), "off": (False, None)}
-        for mode, (tta, sure) in modes.items():
-            rec = Recognizer.load(args.models, tta=tta, threads=1, tta_sure=sure)
+        modes = {"4 turns for unsure spaces (default)": ClassifyParams(),
+                 "4 turns for all spaces": ClassifyParams(sure=None),
+                 "off": ClassifyParams(turns=1)}
+        for mode, tta in modes.items():
+            rec = Recognizer.load(args.models, threads=1, params=ReadParams(classify=tta))
             rec.read(paths[0])  # warm-up
             times: dict[str, list[float]] = {k: [] for k in STAGES}
             failures = 0

@@ -32,9 +32,10 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from vision.classify import ClassifyParams
 from vision.model_files import models_dir
 from vision.model_meta import META_FILE, ModelMeta, rotate_token
-from vision.recognizer import TTA_SURE, PhotoError, Recognizer
+from vision.recognizer import PhotoError, ReadParams, Recognizer
 from vision.render import PhotoOptions, render_photo, sample_grid
 from vision.render.phone import PROFILES
 
@@ -57,14 +58,14 @@ def _score_total(lines: list[str]) -> int | None:
         return None
 
 
-TTA_MODES = {"unsure": (True, TTA_SURE), "all": (True, None), "off": (False, None)}
+TTA_MODES = {"unsure": ClassifyParams(), "all": ClassifyParams(sure=None),
+             "off": ClassifyParams(turns=1)}
 
 
 def _init(models: str, tta: str) -> None:
     global _recognizer
     cv2.setNumThreads(1)
-    on, sure = TTA_MODES[tta]
-    _recognizer = Recognizer.load(models, tta=on, tta_sure=sure)
+    _recognizer = Recognizer.load(models, params=ReadParams(classify=TTA_MODES[tta]))
 
 
 COVERED = 0.2  # a space this much hidden by a hand, pen or die counts as covered

@@ -25,8 +25,9 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from vision.partial import PHOTO_EDGES
-from vision.recognizer import PhotoError, Recognizer
+from vision.errors import BoardCut, NoBoardFound, PhotoError
+from vision.locate.extent import PHOTO_EDGES
+from vision.recognizer import Recognizer
 from vision.render import render_photo, sample_grid
 
 MIN_SIDE = 200  # the loader refuses smaller photos
@@ -59,13 +60,12 @@ def answer(recognizer: Recognizer, image: np.ndarray) -> tuple[str, list[str]]:
     """('read' | 'cut' | 'not found' | 'other error', edges named)."""
     try:
         recognizer.read(image)
-    except PhotoError as error:
-        message = str(error)
-        if message.startswith("only part of the board"):
-            named = sorted(e for e in PHOTO_EDGES if f"{e} edge" in message or
-                           f"{e} and" in message or f"and {e} edges" in message)
-            return "cut", named
-        return ("not found" if "no board found" in message else "other error"), []
+    except BoardCut as error:
+        return "cut", sorted(error.edges)
+    except NoBoardFound:
+        return "not found", []
+    except PhotoError:
+        return "other error", []
     return "read", []
 
 

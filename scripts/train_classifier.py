@@ -232,13 +232,17 @@ def evaluate(model: nn.Module, crops: np.ndarray, labels: np.ndarray) -> tuple[f
     return float((logits.argmax(1) == labels).mean()), logits
 
 
+def mean_nll(z: np.ndarray, labels: np.ndarray) -> float:
+    """Mean negative log-likelihood of ``labels`` under softmax(``z``) (rows)."""
+    z = z - z.max(1, keepdims=True)
+    return -(z[np.arange(len(z)), labels] - np.log(np.exp(z).sum(1))).mean()
+
+
 def fit_temperature(logits: np.ndarray, labels: np.ndarray) -> float:
     """The softmax temperature minimising validation negative log-likelihood."""
     best_t, best_nll = 1.0, np.inf
     for t in np.exp(np.linspace(np.log(0.5), np.log(5.0), 40)):
-        z = logits / t
-        z = z - z.max(1, keepdims=True)
-        nll = -(z[np.arange(len(z)), labels] - np.log(np.exp(z).sum(1))).mean()
+        nll = mean_nll(logits / t, labels)
         if nll < best_nll:
             best_t, best_nll = float(t), nll
     return best_t

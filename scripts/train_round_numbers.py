@@ -35,8 +35,9 @@ from torch import nn
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from train_classifier import MEAN, STD, describe_seeds, fit_temperature
+from train_classifier import MEAN, STD, describe_seeds, fit_temperature, mean_nll
 
+from vision.onnx_model import softmax
 from vision.rectify import CanonicalBoard
 from vision.render import RENDERER_VERSION, round_number_box
 from vision.round_numbers import (
@@ -173,9 +174,7 @@ def fit_evidence_weight(board_ll: np.ndarray) -> float:
     ll = board_ll.reshape(-1, 4)
     best_w, best_nll = 1.0, np.inf
     for w in np.exp(np.linspace(np.log(0.005), np.log(2.0), 60)):
-        z = w * ll
-        z = z - z.max(1, keepdims=True)
-        nll = -(z[np.arange(len(z)), truth] - np.log(np.exp(z).sum(1))).mean()
+        nll = mean_nll(w * ll, truth)
         if nll < best_nll:
             best_w, best_nll = float(w), nll
     return best_w
@@ -187,8 +186,7 @@ def board_accuracy(board_ll: np.ndarray, weight: float, has_numbers: np.ndarray)
     gets more than 0.9."""
     truth = np.tile(np.arange(4), len(board_ll))
     z = weight * board_ll.reshape(-1, 4)
-    p = np.exp(z - z.max(1, keepdims=True))
-    p /= p.sum(1, keepdims=True)
+    p = softmax(z, axis=1)
     right = p.argmax(1) == truth
     numbered = np.repeat(has_numbers, 4)
     return {"boards": len(board_ll), "boards_with_numbers": int(has_numbers.sum()),

@@ -9,6 +9,7 @@ import pytest
 from scoring.space import parse_token
 from vision.crops import ink_darkness, space_crops
 from vision.decode import decode
+from vision.exit_marks import exit_axis_evidence
 from vision.model_meta import (
     BASE_CLASSES,
     CLASSES,
@@ -18,7 +19,7 @@ from vision.model_meta import (
     rotate_token,
     rotation_index_map,
 )
-from vision.orient import EXIT_VIEW, exit_axis_evidence
+from vision.orient import EXIT_VIEW
 from vision.rectify import CanonicalBoard, order_corners, rotate_corners, warp_board
 from vision.render import BASE_TOKENS
 

@@ -15,10 +15,12 @@ from scoring.engine import score
 from tests.project_scripts import load_script
 from vision.classify import CellClassifier
 from vision.crops import ink_darkness, space_crops
+from vision.errors import BadCorners, UnreadableImage
 from vision.model_files import models_dir
 from vision.model_meta import BASE_CLASSES, CLASSES, rotate_token
 from vision.recognizer import PhotoError, Recognizer
 from vision.rectify import warp_board
+from vision.render import render_photo, sample_grid
 from vision.review import ReviewEntry
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -89,7 +91,7 @@ def test_a_turned_space_reads_as_the_turned_token(recognizer):
     classes = classifier.meta.classes
     for turns in (1, 2, 3):
         turned = np.ascontiguousarray(np.rot90(crops[drawn], k=-turns, axes=(1, 2)))
-        read = [classes[i] for i in classifier.probabilities(turned, turns=1).argmax(axis=1)]
+        read = [classes[i] for i in classifier.probabilities(turned).argmax(axis=1)]
         expected = [rotate_token(tokens[i], turns) for i in drawn]
         agree = sum(a == b for a, b in zip(read, expected))
         assert agree == len(drawn), (turns, list(zip(read, expected)))
@@ -140,8 +142,62 @@ def test_pure_noise_is_no_board_even_where_a_lattice_seems_to_fit(recognizer, tm
 
 
 def test_bad_corners_are_refused(recognizer):
-    with pytest.raises(PhotoError, match="corners"):
+    with pytest.raises(BadCorners, match="corners"):
         recognizer.read(SAMPLES[0], corners=[(0, 0), (1, 1)])
+    with pytest.raises(BadCorners, match="corners"):
+        recognizer.read(SAMPLES[0], corners=[1, 2, 3])
+
+
+def test_the_right_corners_from_any_start_read_the_board_upright(recognizer):
+    """Corners by hand give the lattice, not its top: listed from another corner, or the
+    other way round, they read the same board, its top decided as for a found one."""
+    photo = SAMPLES[1]
+    truth = _truth(photo)
+    corners = np.array(truth["corners"], np.float32)
+    for given in [np.roll(corners, k, axis=0) for k in (1, 2, 3)] + [corners[::-1]]:
+        reading = recognizer.read(photo, corners=given)
+        assert reading.grid_lines() == truth["grid"]
+        assert reading.orientation_confidence > 0.99
+        np.testing.assert_allclose(reading.corners, corners, atol=0.5)
+
+
+@pytest.mark.parametrize(("corners", "why"), [
+    ([(500, 400)] * 4, "4 different points"),  # all at one point: once 49 empty spaces
+    ([(100, 100), (500, 100), (900, 100), (500, 700)], "four-sided"),  # three on a line
+    ([(100, 100), (900, 100), (500, 300), (500, 700)], "four-sided"),  # not convex
+    ([(100, 100), (140, 100), (140, 140), (100, 140)], "too small"),
+    ([(100, 100), (1500, 100), (1500, 250), (100, 250)], "too skewed"),
+    ([(-600, 100), (700, 100), (700, 1200), (-600, 1200)], "outside the photo"),
+    ([(1654, 234), (2331, 377), (2181, 1126), (1633, 845)], "outside the photo"),
+])
+def test_corners_that_cannot_outline_the_board_are_refused(recognizer, corners, why):
+    with pytest.raises(BadCorners, match=why) as info:
+        recognizer.read(SAMPLES[1], corners=corners)
+    assert len(str(info.value).splitlines()) == 1 and SAMPLES[1].name in str(info.value)
+
+
+def test_corners_slightly_outside_the_photo_are_read(recognizer):
+    """A lattice whose edge the photo cuts close: corners up to a third of a space outside."""
+    photo = SAMPLES[1]
+    truth = _truth(photo)
+    corners = np.array(truth["corners"], np.float32)
+    x0 = int(corners[:, 0].min()) - 4  # the photo starts 4 px left of the lattice ...
+    image = np.ascontiguousarray(cv2.imread(str(photo))[:, x0:])
+    reading = recognizer.read(image, corners=corners - [x0 + 10, 0])  # ... corners 6 px out
+    assert reading.grid_lines() == truth["grid"]
+
+
+def test_a_photo_too_small_to_read_says_so(recognizer, tmp_path):
+    """A whole board in a 300 x 225 photo: once "only part of the board is in ..."."""
+    seed = 7100009
+    photo = render_photo(sample_grid(np.random.default_rng([seed, 99])), seed=seed,
+                         megapixels=0.3)
+    small = cv2.resize(photo.image, (300, 225), interpolation=cv2.INTER_AREA)
+    path = tmp_path / "small.png"
+    cv2.imwrite(str(path), small)
+    with pytest.raises(UnreadableImage, match=r"^small\.png: the photo is too small to read a "
+                                              r"board \(300x225 pixels; at least 450 "):
+        recognizer.read(path)
 
 
 def test_annotation_marks_errors_and_review(recognizer):
@@ -157,3 +213,10 @@ def test_annotation_marks_errors_and_review(recognizer):
     # the Error circle sits on the East side of space (3, 3)
     assert abs(xs.mean() - (origin + 3.92 * cell)) < 0.2 * cell
     assert abs(ys.mean() - (origin + 3.5 * cell)) < 0.2 * cell
+
+
+def test_onnx_sessions_log_errors_only(recognizer):
+    """onnxruntime's warnings (graph optimisation notes) must not reach the user's stderr."""
+    sessions = [recognizer.classifier.session, recognizer.orienter.net.session,
+                recognizer.orienter.numbers.session]
+    assert [s.get_session_options().log_severity_level for s in sessions] == [3, 3, 3]

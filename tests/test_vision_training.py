@@ -29,7 +29,7 @@ def test_generate_then_train_then_run(tmp_path):
     assert meta.n_training_samples > 100 and meta.accuracy["epochs_done"] == 1
     classifier = CellClassifier.load(models)
     crops = np.zeros((49, meta.input_size, meta.input_size), np.uint8)
-    probs = classifier.probabilities(crops, turns=4)
+    probs = classifier.read(crops, turns=4)
     assert probs.shape == (49, len(CLASSES))
     np.testing.assert_allclose(probs.sum(axis=1), 1.0, atol=1e-4)
     assert (models / "board_orienter.onnx").exists()

@@ -8,41 +8,48 @@ for a fraction of the time.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
 from vision.model_meta import META_FILE, MODEL_FILE, ModelMeta, rotation_index_map
-from vision.sessions import cpu_session
+from vision.onnx_model import NetworkIO, OnnxModel
 
 
-class CellClassifier:
-    """The ONNX session and the metadata it was trained with."""
+@dataclass(frozen=True)
+class ClassifyParams:
+    """Test-time augmentation: spaces read in ``turns`` quarter turns (1: no augmentation),
+    only those whose first reading is less sure than ``sure`` (None: all of them)."""
+
+    turns: int = 4
+    sure: float | None = 0.995
+
+
+class CellClassifier(OnnxModel):
+    """The cell classifier; ``meta`` is its ``ModelMeta`` (classes, crop geometry)."""
+
+    ONNX_FILE = MODEL_FILE
+    META_FILE = META_FILE
 
     def __init__(self, session, meta: ModelMeta) -> None:
-        self.session = session
-        self.meta = meta
+        super().__init__(session, meta)
         # turned[k][i]: the class index of class i turned clockwise k quarter turns (in the
         # model's own class list, which its metadata carries)
         self._turned = [np.array(rotation_index_map(k, meta.classes)) for k in range(4)]
 
     @classmethod
-    def load(cls, models_dir: Path, threads: int = 1) -> CellClassifier:
-        meta = ModelMeta.load(models_dir / META_FILE)
-        return cls(cpu_session(models_dir / MODEL_FILE, threads), meta)
+    def read_meta(cls, path: Path) -> ModelMeta:
+        return ModelMeta.load(path)
 
-    def network_input(self, crops: np.ndarray) -> np.ndarray:
-        """uint8 crops (N, S, S) -> float32 (N, 1, S, S) as in training."""
-        x = crops.astype(np.float32) / 255.0
-        return ((x - self.meta.mean) / self.meta.std)[:, None]
+    @classmethod
+    def network_io(cls, meta: ModelMeta) -> NetworkIO:
+        return NetworkIO(meta.input_name, meta.mean, meta.std, meta.temperature,
+                         meta.output_name)
 
-    def logits(self, crops: np.ndarray) -> np.ndarray:
-        return self.session.run([self.meta.output_name],
-                                {self.meta.input_name: self.network_input(crops)})[0]
-
-    def probabilities(self, crops: np.ndarray, turns: int = 1,
-                      sure: float | None = None) -> np.ndarray:
-        """(N, n_classes) calibrated probabilities; ``turns`` > 1 averages turned copies.
+    def read(self, crops: np.ndarray, turns: int = 1, sure: float | None = None) -> np.ndarray:
+        """(N, n_classes) calibrated probabilities of space crops; ``turns`` > 1 averages
+        turned copies.
 
         With ``sure``, the crops are read once, and only those whose best class is below
         ``sure`` are read again in all ``turns`` turns (most spaces are clear at once).
@@ -58,9 +65,8 @@ class CellClassifier:
     def _turned_mean(self, crops: np.ndarray, turns: int) -> np.ndarray:
         """Mean of the readings of ``crops`` turned 0..turns-1 quarter turns, mapped back."""
         batch = [np.rot90(crops, k=-k, axes=(1, 2)) for k in range(turns)]
-        logits = self.logits(np.ascontiguousarray(np.concatenate(batch))) / self.meta.temperature
-        z = np.exp(logits - logits.max(axis=1, keepdims=True))
-        probs = (z / z.sum(axis=1, keepdims=True)).reshape(turns, len(crops), -1)
+        probs = self.probabilities(np.ascontiguousarray(np.concatenate(batch)))
+        probs = probs.reshape(turns, len(crops), -1)
         # A crop turned k times reads as the turned token; map each reading back.
         unturned = [probs[k][:, self._turned[k]] for k in range(turns)]
         return np.mean(unturned, axis=0)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
+from skimage.util import view_as_windows
 
 from vision.rectify import GRID, CanonicalBoard
 
@@ -45,13 +46,18 @@ def ink_darkness(board_bgr: np.ndarray, cell_px: int) -> np.ndarray:
 
 def space_crops(darkness: np.ndarray, board: CanonicalBoard, margin_px: int) -> np.ndarray:
     """The 49 crops, shape (49, S, S) with S = cell_px + 2 * margin_px, row-major order."""
-    size = board.cell_px + 2 * margin_px
     if margin_px > board.pad_px:
         raise ValueError("crop margin larger than the canonical padding")
-    crops = np.empty((GRID * GRID, size, size), dtype=darkness.dtype)
-    for r in range(GRID):
-        y = board.pad_px + r * board.cell_px - margin_px
-        for c in range(GRID):
-            x = board.pad_px + c * board.cell_px - margin_px
-            crops[r * GRID + c] = darkness[y:y + size, x:x + size]
-    return crops
+    first = board.pad_px - margin_px
+    return lattice_windows(darkness, (first, first), board.cell_px + 2 * margin_px,
+                           board.cell_px)
+
+
+def lattice_windows(image: np.ndarray, first: tuple[int, int], size: int, step: int
+                    ) -> np.ndarray:
+    """Copies of the ``size`` x ``size`` windows of ``image`` whose top-left corners lie on a
+    7 x 7 grid from ``first`` (y, x), ``step`` pixels apart: (49, size, size), row-major."""
+    y0, x0 = first
+    span = (GRID - 1) * step + size
+    windows = view_as_windows(image[y0:y0 + span, x0:x0 + span], (size, size), step)
+    return windows.reshape(GRID * GRID, size, size)

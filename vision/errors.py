@@ -6,9 +6,28 @@ matching message text.
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from scoring.quote import one_line
+
+
+def photo_name(source: str | Path) -> str:
+    """A photo's file name as messages show it: on one line, whatever the name holds
+    (line breaks, tabs and other control characters are shown escaped, as ``\\n``)."""
+    return one_line(Path(source).name)
+
+
+def joined_lines(text: str) -> str:
+    """``text`` on one line: every run of whitespace that holds a line break becomes one
+    space, and the ends are trimmed (libraries' messages often end with a newline)."""
+    return " ".join(part.strip() for part in str(text).splitlines() if part.strip())
+
 
 class PhotoError(Exception):
     """A photo that cannot be read as a board; ``str()`` is one line naming the photo."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(joined_lines(message))
 
 
 class UnreadableImage(PhotoError):

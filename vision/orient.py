@@ -16,28 +16,33 @@ Three pieces of evidence, multiplied as probabilities over the four quarter turn
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 
-import cv2
 import numpy as np
 
 from vision.crops import ink_darkness
-from vision.locate import exit_box_means
-from vision.rectify import GRID, CanonicalBoard, rotate_corners, warp_board
+from vision.exit_marks import exit_axis_evidence
+from vision.onnx_model import OnnxModel, softmax
+from vision.rectify import CanonicalBoard, rotate_corners, warp_board
 from vision.round_numbers import RoundNumberReader
-from vision.sessions import cpu_session
 
 # A small straightened view with 2.5 spaces of margin (input of the orienter CNN).
 WIDE_BOARD = CanonicalBoard(cell_px=8, pad_px=20)
 EXIT_VIEW = CanonicalBoard(cell_px=24, pad_px=24)
 ORIENTER_FILE = "board_orienter.onnx"
 ORIENTER_META = "board_orienter.json"
-# The round numbers are read only when Exit marks and artwork leave the top less sure than
-# this (43 of 498 held-out boards before they were added): it saves their ~10 ms elsewhere.
-NUMBERS_BELOW = 0.999
-_EXIT_SCALE = 5.0 # darkness units: how strongly the Exit-mark difference counts
+
+
+@dataclass(frozen=True)
+class OrientParams:
+    """The orienter's tunables."""
+
+    # The round numbers are read only when Exit marks and artwork leave the top less sure
+    # than this (43 of 498 held-out boards before they were added): it saves their ~10 ms
+    # elsewhere.
+    numbers_below: float = 0.999
+    exit_scale: float = 5.0  # darkness units: how strongly the Exit-mark difference counts
 
 
 @dataclass
@@ -51,36 +56,45 @@ class Orientation:
     numbers_seen: float  # about how many round numbers were read (0: none, not needed, no model)
 
 
-class BoardOrienter:
-    """Holds the orienter CNN session (optional) and decides the board's top."""
+class BoardTurnNet(OnnxModel):
+    """The orienter CNN: which quarter turn of the board a ``WIDE_BOARD`` view shows."""
 
-    def __init__(self, session=None, meta: dict | None = None,
-                 numbers: RoundNumberReader | None = None) -> None:
-        self.session = session
-        self.meta = meta or {}
+    ONNX_FILE = ORIENTER_FILE
+    META_FILE = ORIENTER_META
+
+    def turn_probs(self, view: np.ndarray) -> np.ndarray:
+        """P(the uint8 ink-darkness ``view`` is the board turned clockwise k times), k = 0..3,
+        averaged over the view's four turns (the view turned t more times reads as k + t)."""
+        x = self.network_input(np.stack([np.rot90(view, k=-t) for t in range(4)]))
+        logits = np.concatenate([self.run(x[t:t + 1]) for t in range(4)])  # batches of one
+        turned = self.calibrated(logits)
+        probs = np.zeros(4)
+        for t in range(4):
+            probs += np.roll(turned[t], -t)
+        return probs / 4
+
+
+class BoardOrienter:
+    """The evidence for the board's top (the CNN and the round-number reader are optional)."""
+
+    def __init__(self, net: BoardTurnNet | None = None, numbers: RoundNumberReader | None = None,
+                 params: OrientParams = OrientParams()) -> None:
+        self.net = net
         self.numbers = numbers
+        self.params = params
 
     @classmethod
-    def load(cls, models_dir: Path) -> BoardOrienter:
-        onnx_path, meta_path = models_dir / ORIENTER_FILE, models_dir / ORIENTER_META
-        numbers = RoundNumberReader.load(models_dir)
-        if not onnx_path.exists() or not meta_path.exists():
-            return cls(numbers=numbers)
-        return cls(cpu_session(onnx_path), json.loads(meta_path.read_text()), numbers)
+    def load(cls, models_dir: Path, params: OrientParams = OrientParams()) -> BoardOrienter:
+        """The orienter with whichever of its networks ``models_dir`` holds."""
+        return cls(BoardTurnNet.load_if_present(models_dir),
+                   RoundNumberReader.load_if_present(models_dir), params)
 
     def cnn_probs(self, image: np.ndarray, corners: np.ndarray) -> np.ndarray:
         """P(the view from ``corners`` is the board turned clockwise k times), k = 0..3."""
-        if self.session is None:
+        if self.net is None:
             return np.full(4, 0.25)
         view = ink_darkness(warp_board(image, corners, WIDE_BOARD), WIDE_BOARD.cell_px)
-        x = (view.astype(np.float32) / 255.0 - self.meta["mean"]) / self.meta["std"]
-        probs = np.zeros(4)
-        for t in range(4):  # the view turned t more times reads as turn k + t
-            turned = np.ascontiguousarray(np.rot90(x, k=-t))[None, None]
-            logits = self.session.run(None, {self.meta["input_name"]: turned})[0][0]
-            z = np.exp(logits - logits.max())
-            probs += np.roll(z / z.sum(), -t)
-        return probs / 4
+        return self.net.turn_probs(view)
 
     def numbers_probs(self, darkness: np.ndarray | None, board: CanonicalBoard | None
                       ) -> tuple[np.ndarray, float]:
@@ -89,8 +103,7 @@ class BoardOrienter:
         if self.numbers is None or darkness is None or board is None:
             return np.full(4, 0.25), 0.0
         evidence = self.numbers.evidence(darkness, board)
-        z = np.exp(evidence.log_likelihood - evidence.log_likelihood.max())
-        return z / z.sum(), evidence.numbers_seen
+        return softmax(evidence.log_likelihood), evidence.numbers_seen
 
     def orient(self, image: np.ndarray, corners: np.ndarray, darkness: np.ndarray | None = None,
                board: CanonicalBoard | None = None) -> Orientation:
@@ -98,17 +111,17 @@ class BoardOrienter:
 
         ``darkness``: the board straightened with ``corners`` as given, as ink darkness on
         ``board`` (the classifier's layout), for the round numbers; they are read when the
-        other evidence leaves the top unsure (``NUMBERS_BELOW``), and never without it.
+        other evidence leaves the top unsure (``numbers_below``), and never without it.
         """
         view = ink_darkness(warp_board(image, corners, EXIT_VIEW), EXIT_VIEW.cell_px)
         evidence = exit_axis_evidence(view.astype(np.float32), EXIT_VIEW.cell_px,
                                       EXIT_VIEW.pad_px)
-        p_upright_axis = 1.0 / (1.0 + np.exp(-evidence / _EXIT_SCALE))
+        p_upright_axis = 1.0 / (1.0 + np.exp(-evidence / self.params.exit_scale))
         axis = np.array([p_upright_axis, 1 - p_upright_axis, p_upright_axis, 1 - p_upright_axis])
         combined = axis * self.cnn_probs(image, corners)
         combined /= combined.sum()
         seen = 0.0
-        if combined.max() < NUMBERS_BELOW:
+        if combined.max() < self.params.numbers_below:
             numbers, seen = self.numbers_probs(darkness, board)
             combined *= numbers
             combined /= combined.sum()
@@ -117,22 +130,3 @@ class BoardOrienter:
                            quarter_turns=k, confidence=float(combined[k]),
                            exit_evidence=float(evidence), numbers_seen=seen)
 
-
-def exit_axis_evidence(darkness: np.ndarray, cell: int, pad: int) -> float:
-    """Positive when the found top/bottom sides carry the highway Exits (board upright or
-    upside down), negative when the board is turned a quarter.
-
-    A railway stub has cross ties: edges across the outward direction. A highway stub (a bar,
-    or two lines, perhaps with a dashed centre) has edges along it. "Tie-ness" = share of
-    gradient energy along the outward direction; on the top and bottom the middle Exit
-    (railway) should have more of it than the outer two (highways), on the sides less.
-    """
-    grad_x = np.abs(cv2.Sobel(darkness, cv2.CV_32F, 1, 0, ksize=3))
-    grad_y = np.abs(cv2.Sobel(darkness, cv2.CV_32F, 0, 1, ksize=3))
-    along_x, along_y = exit_box_means(grad_x, cell, pad), exit_box_means(grad_y, cell, pad)
-    outward = np.vstack([along_y[0], along_x[1], along_y[2], along_x[3]])  # N, E, S, W
-    across = np.vstack([along_x[0], along_y[1], along_x[2], along_y[3]])
-    ties = outward / (outward + across + 1e-3)
-    middle_minus_outer = ties[:, 3] - (ties[:, 1] + ties[:, GRID - 2]) / 2
-    return float(100 * (middle_minus_outer[0] + middle_minus_outer[2]
-                        - middle_minus_outer[1] - middle_minus_outer[3]))

@@ -22,7 +22,9 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.locate import PHOTO_EDGES, LatticeFit, dark_lines, working_image
+from vision.locate.candidates import dark_lines, threshold_block, working_image
+from vision.locate.extent import PHOTO_EDGES
+from vision.locate.search import LatticeFit
 from vision.rectify import GRID
 
 _MIN_EXTENT = 0.2  # a lattice piece spans at least this fraction of the photo one way
@@ -140,7 +142,7 @@ def find_cut_board(image: np.ndarray, webs: int = 4) -> CutBoard | None:
     gray, scale = working_image(image)
     h, w = gray.shape
     size = max(h, w)
-    binary = dark_lines(gray, max(15, size // 45))
+    binary = dark_lines(gray, threshold_block(gray))
     _, labels, stats, _ = cv2.connectedComponentsWithStats(binary, connectivity=8)
     largest = np.argsort(-stats[1:, cv2.CC_STAT_AREA])[:webs] + 1
     found: list[tuple[tuple[int, int], CutBoard]] = []

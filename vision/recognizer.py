@@ -6,50 +6,64 @@
     reading.grid, reading.review, reading.confidence
 
 Stages (each timed in ``reading.timings``): load (decode the photo, reduced), locate (find the
-lattice), rectify (one warp to the canonical board as found, flat-fielding), orient (which
-side is the top: Exit marks, artwork, round numbers; the straightened board is then turned,
-not warped again, and cut into 49 crops), classify (one batched ONNX call), decode (tokens,
-neighbour prior, review list).
+lattice, or check the corners given by hand), rectify (one warp to the canonical board as
+found, flat-fielding), orient (which side is the top: Exit marks, artwork, round numbers; the
+straightened board is then turned, not warped again, and cut into 49 crops), classify (one
+batched ONNX call), decode (tokens, neighbour prior, review list). When to refuse a photo
+and when to warn is vision.acceptance's policy.
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
-from vision.classify import CellClassifier
+from vision.acceptance import (
+    AcceptanceParams,
+    accept_lattice,
+    accept_reading,
+    hand_corners,
+    orientation_warnings,
+)
+from vision.classify import CellClassifier, ClassifyParams
 from vision.crops import ink_darkness, space_crops
-from vision.decode import decode
-from vision.errors import BadCorners, BoardCut, NoBoardFound, PhotoError
-from vision.image_io import as_bgr, load_photo
-from vision.locate import find_lattice
+from vision.decode import DecodeParams, decode
+from vision.errors import PhotoError
+from vision.image_io import LoadedPhoto, load_source
+from vision.locate import LocateParams, find_lattice
 from vision.model_files import models_dir as shipped_models_dir
-from vision.orient import WIDE_BOARD, BoardOrienter
-from vision.partial import cut_edges, describe_cut
-from vision.rectify import GRID, CanonicalBoard, board_region, turn_canonical, warp_board
+from vision.orient import WIDE_BOARD, BoardOrienter, OrientParams
+from vision.rectify import (
+    GRID,
+    BoardRegion,
+    CanonicalBoard,
+    board_region,
+    turn_canonical,
+    warp_board,
+)
 from vision.review import ReviewEntry
 
-__all__ = ["PhotoError", "PhotoReading", "Recognizer"]
+__all__ = ["PhotoError", "PhotoReading", "ReadParams", "Recognizer"]
 
 # Margin kept round the lattice when the photo is cut to the board: the orienter's wide view
 # needs the most (and warp_board keeps half a space more than a view's padding).
 REGION_MARGIN_SPACES = WIDE_BOARD.pad_px / WIDE_BOARD.cell_px + 0.5
-MIN_LOCATE_CONFIDENCE = 0.3  # below this the photo is reported as showing no board
-LOCATE_REVIEW_BELOW = 0.5  # a board found less surely is read, with a warning
-# What was found is no readable board when more spaces than this are doubtful, or when its top
-# side is unclear (no readable Exit marks: a coin flip) and it also reads as blank or has more
-# than MAX_REVIEW_UNORIENTED doubtful spaces. Held-out rendered boards: at most 13 doubtful
-# spaces, and at most 1 when the orientation is under 0.6.
-MAX_REVIEW_SPACES = 20
-MAX_REVIEW_UNORIENTED = 8
-UNORIENTED_BELOW = 0.65
-ORIENT_REVIEW_BELOW = 0.9  # a less sure top/bottom decision is reported in ``warnings``
-# Test-time augmentation (4 turns) only for spaces whose first reading is less sure than this
-# (None: for all spaces).
-TTA_SURE = 0.995
+
+
+@dataclass(frozen=True)
+class ReadParams:
+    """Every tunable of ``Recognizer.read``, stage by stage."""
+
+    locate: LocateParams = field(default_factory=LocateParams)
+    orient: OrientParams = field(default_factory=OrientParams)
+    classify: ClassifyParams = field(default_factory=ClassifyParams)
+    decode: DecodeParams = field(default_factory=DecodeParams)
+    acceptance: AcceptanceParams = field(default_factory=AcceptanceParams)
 
 
 @dataclass
@@ -74,128 +88,140 @@ class PhotoReading:
         return [" ".join(row) for row in self.grid]
 
 
+@dataclass
+class Lattice:
+    """The board's lattice in the loaded image, its top not yet known."""
+
+    corners: np.ndarray  # (4, 2) image pixels, clockwise from the top-left-most
+    confidence: float  # 0..1; 1 for corners given by hand
+    given: bool  # by hand, not found
+    warnings: list[str] = field(default_factory=list)
+
+
+@dataclass
+class StraightBoard:
+    """The board straightened as found: the photo cut to it, and the canonical views."""
+
+    region: BoardRegion  # the photo cut to the lattice and shrunk, serving every view
+    flat: np.ndarray  # canonical BGR board
+    darkness: np.ndarray  # its ink darkness
+
+
+@dataclass
+class UprightBoard:
+    """The board turned with its printed top up, cut into the classifier's 49 crops."""
+
+    corners: np.ndarray  # (4, 2) image pixels in board order TL, TR, BR, BL
+    confidence: float  # 0..1: how surely its top was found
+    flat: np.ndarray  # canonical BGR board, upright
+    crops: np.ndarray  # (49, S, S) uint8 ink darkness, row-major
+
+
+class StageClock:
+    """Seconds spent in each named stage: ``with clock("locate"): ...``."""
+
+    def __init__(self) -> None:
+        self.seconds: dict[str, float] = {}
+
+    @contextmanager
+    def __call__(self, stage: str) -> Iterator[None]:
+        start = time.perf_counter()
+        try:
+            yield
+        finally:
+            self.seconds[stage] = time.perf_counter() - start
+
+    def timings(self) -> dict[str, float]:
+        """The stages' seconds, and their ``total``."""
+        return {**self.seconds, "total": sum(self.seconds.values())}
+
+
 class Recognizer:
     """Loaded models plus the pipeline; create with ``Recognizer.load()``."""
 
-    def __init__(self, classifier: CellClassifier, orienter: BoardOrienter, tta: bool,
-                 load_seconds: float, tta_sure: float | None = TTA_SURE) -> None:
+    def __init__(self, classifier: CellClassifier, orienter: BoardOrienter,
+                 params: ReadParams = ReadParams(), load_seconds: float = 0.0) -> None:
         self.classifier = classifier
         self.orienter = orienter
-        self.tta = tta
-        self.tta_sure = tta_sure
+        self.params = params
         self.load_seconds = load_seconds
         meta = classifier.meta
         self.board = CanonicalBoard(cell_px=meta.cell_px, pad_px=meta.pad_px)
 
     @classmethod
-    def load(cls, models_dir: Path | str | None = None, tta: bool = True,
-             threads: int = 1, tta_sure: float | None = TTA_SURE) -> Recognizer:
-        """Load the classifier (and orienter) from ``models_dir``; ``tta`` reads 4 turns
-        (of the spaces less sure than ``tta_sure``, or of all when it is None)."""
+    def load(cls, models_dir: Path | str | None = None, threads: int = 1,
+             params: ReadParams = ReadParams()) -> Recognizer:
+        """Load the classifier and the orienter's networks from ``models_dir`` (the shipped
+        models by default), ``threads`` threads inside an operator."""
         start = time.perf_counter()
         models_dir = Path(models_dir) if models_dir is not None else shipped_models_dir()
         classifier = CellClassifier.load(models_dir, threads=threads)
-        orienter = BoardOrienter.load(models_dir)
-        return cls(classifier, orienter, tta, time.perf_counter() - start, tta_sure)
+        orienter = BoardOrienter.load(models_dir, params.orient)
+        return cls(classifier, orienter, params, time.perf_counter() - start)
 
     def read(self, source: str | Path | np.ndarray,
              corners: np.ndarray | list | None = None) -> PhotoReading:
         """Read a board from a photo file or BGR array.
 
-        ``corners``: optional 4 (x, y) photo pixels of the lattice's outer corners, in board
-        order (top-left, top-right, bottom-right, bottom-left); skips locating.
+        ``corners``: optional 4 (x, y) photo pixels of the lattice's outer corners, in any
+        order; they replace locating, and the board's top is decided as for a found board.
         Raises PhotoError (one line, naming the photo) when no board can be read.
         """
-        timings = {"load": 0.0}
-        t = time.perf_counter()
-        if isinstance(source, np.ndarray):
-            name = "image"
-            image, scale = as_bgr(source, name), 1.0
-        else:
-            name = Path(source).name
-            loaded = load_photo(source)
-            image, scale = loaded.image, loaded.scale
-        timings["load"] = time.perf_counter() - t
-
-        t = time.perf_counter()
-        warnings: list[str] = []
-        fit = None
-        if corners is not None:
-            found = np.asarray(corners, dtype=np.float32).reshape(-1, 2)
-            if found.shape != (4, 2) or not np.isfinite(found).all():
-                raise BadCorners(f"{name}: corners must be 4 (x, y) points")
-            board_corners = found * scale
-            confidence = orientation_confidence = 1.0
-        else:
-            fit = find_lattice(image)
-            # A doubtful fit whose lines run on past a side is part of a larger lattice.
-            readable = fit is not None and fit.confidence >= MIN_LOCATE_CONFIDENCE and not (
-                fit.runs_on and fit.confidence < LOCATE_REVIEW_BELOW)
-            edges = cut_edges(image, fit, readable)
-            if edges:
-                raise BoardCut(describe_cut(name, edges), tuple(edges))
-            if not readable:
-                raise NoBoardFound(f"no board found in {name}")
-            board_corners = fit.corners
-            confidence = fit.confidence
-            if confidence < LOCATE_REVIEW_BELOW:
-                warnings.append(f"the board was found with little confidence ({confidence:.2f}); "
-                                "check that the read grid is this board's")
-        timings["locate"] = time.perf_counter() - t
-
-        t = time.perf_counter()
-        meta = self.classifier.meta
-        # One cut-and-shrink of the photo serves every view of the board (the straightened
-        # board here, the orienter's views next).
-        region = board_region(image, board_corners, meta.cell_px, REGION_MARGIN_SPACES)
-        flat = warp_board(region.image, region.corners, self.board)
-        darkness = ink_darkness(flat, meta.cell_px)
-        timings["rectify"] = time.perf_counter() - t
-
-        t = time.perf_counter()
-        if fit is not None:
-            orientation = self.orienter.orient(region.image, region.corners, darkness,
-                                               self.board)
-            board_corners = region.to_photo(orientation.corners)
-            orientation_confidence = orientation.confidence
-            flat = turn_canonical(flat, orientation.quarter_turns)
-            darkness = turn_canonical(darkness, orientation.quarter_turns)
-            if orientation_confidence < ORIENT_REVIEW_BELOW:
-                warnings.append(f"unsure which side is the board's top "
-                                f"({orientation_confidence:.2f}); check the grid is not turned")
-        crops = space_crops(darkness, self.board, meta.margin_px)
-        timings["orient"] = time.perf_counter() - t
-
-        t = time.perf_counter()
-        probs = self.classifier.probabilities(crops, turns=4 if self.tta else 1,
-                                              sure=self.tta_sure)
-        probs = probs.reshape(GRID, GRID, -1)
-        timings["classify"] = time.perf_counter() - t
-
-        t = time.perf_counter()
-        decoded = decode(probs, meta.classes)
-        timings["decode"] = time.perf_counter() - t
-        doubtful = len(decoded.review)
-        blank = all(token == "." for row in decoded.grid for token in row)
-        unoriented = orientation_confidence < UNORIENTED_BELOW
-        if corners is None and doubtful > MAX_REVIEW_SPACES:
-            raise _not_found(image, name, f"found a grid, but {doubtful} of 49 spaces could "
-                                          "not be read")
-        if corners is None and unoriented and (blank or doubtful > MAX_REVIEW_UNORIENTED):
-            raise _not_found(image, name, "found a grid-like pattern, but no readable Exit "
-                                          "marks or drawings")
-        timings["total"] = sum(timings.values())
+        clock = StageClock()
+        with clock("load"):
+            photo = load_source(source)
+        with clock("locate"):
+            lattice = self.locate(photo, corners)
+        with clock("rectify"):
+            straight = self.rectify(photo.image, lattice.corners)
+        with clock("orient"):
+            upright = self.orient(straight)
+        with clock("classify"):
+            probs = self.classify(upright.crops)
+        with clock("decode"):
+            decoded = decode(probs, self.classifier.meta.classes, self.params.decode)
+        if not lattice.given:
+            accept_reading(photo, decoded, upright.confidence, self.params.acceptance)
         return PhotoReading(
-            source=str(source) if not isinstance(source, np.ndarray) else name,
-            grid=decoded.grid, probs=probs, classes=list(meta.classes), review=decoded.review,
-            corners=(board_corners / scale).astype(np.float32), confidence=confidence,
-            orientation_confidence=orientation_confidence, board_image=flat, board=self.board,
-            timings=timings, warnings=warnings)
+            source=photo.name if isinstance(source, np.ndarray) else str(source),
+            grid=decoded.grid, probs=probs, classes=list(self.classifier.meta.classes),
+            review=decoded.review, corners=(upright.corners / photo.scale).astype(np.float32),
+            confidence=lattice.confidence, orientation_confidence=upright.confidence,
+            board_image=upright.flat, board=self.board, timings=clock.timings(),
+            warnings=lattice.warnings + orientation_warnings(upright.confidence,
+                                                             self.params.acceptance))
 
+    def locate(self, photo: LoadedPhoto, corners: np.ndarray | list | None = None) -> Lattice:
+        """The lattice found in the photo, or given by hand (checked); raises PhotoError when
+        the photo is refused."""
+        policy = self.params.acceptance
+        if corners is not None:
+            return Lattice(hand_corners(corners, photo, policy), confidence=1.0, given=True)
+        fit = find_lattice(photo.image, self.params.locate)
+        warnings = accept_lattice(photo, fit, policy)
+        return Lattice(fit.corners, fit.confidence, given=False, warnings=warnings)
 
-def _not_found(image: np.ndarray, name: str, detail: str) -> PhotoError:
-    """The error for a found grid that cannot be read: a cut board, or no board."""
-    edges = cut_edges(image, None, readable=False)
-    if edges:
-        return BoardCut(describe_cut(name, edges), tuple(edges))
-    return NoBoardFound(f"no board found in {name} ({detail})")
+    def rectify(self, image: np.ndarray, corners: np.ndarray) -> StraightBoard:
+        """One cut-and-shrink of the photo serving every view of the board (the straightened
+        board here, the orienter's views next), and the board straightened as found."""
+        cell_px = self.board.cell_px
+        region = board_region(image, corners, cell_px, REGION_MARGIN_SPACES)
+        flat = warp_board(region.image, region.corners, self.board)
+        return StraightBoard(region, flat, ink_darkness(flat, cell_px))
+
+    def orient(self, straight: StraightBoard) -> UprightBoard:
+        """Decide the board's top, turn the straightened board upright, cut its crops."""
+        region = straight.region
+        orientation = self.orienter.orient(region.image, region.corners, straight.darkness,
+                                           self.board)
+        turns = orientation.quarter_turns
+        darkness = turn_canonical(straight.darkness, turns)
+        crops = space_crops(darkness, self.board, self.classifier.meta.margin_px)
+        return UprightBoard(corners=region.to_photo(orientation.corners),
+                            confidence=orientation.confidence,
+                            flat=turn_canonical(straight.flat, turns), crops=crops)
+
+    def classify(self, crops: np.ndarray) -> np.ndarray:
+        """(7, 7, n_classes) probabilities of the 49 crops."""
+        tta = self.params.classify
+        return self.classifier.read(crops, turns=tta.turns, sure=tta.sure).reshape(GRID, GRID, -1)

@@ -11,14 +11,13 @@ board cut close, glare over the Special Routes panel).
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 
-from vision.rectify import GRID, CanonicalBoard
-from vision.sessions import cpu_session
+from vision.crops import lattice_windows
+from vision.onnx_model import OnnxModel
+from vision.rectify import CanonicalBoard
 
 NUMBERS_FILE = "round_numbers.onnx"
 NUMBERS_META = "round_numbers.json"
@@ -38,16 +37,10 @@ def corner_patches(darkness: np.ndarray, board: CanonicalBoard, border: int = 0)
     at random offsets); the canonical padding must leave room for it.
     """
     size, cell = patch_px(board.cell_px), board.cell_px
-    full = size + 2 * border
-    out = np.empty((GRID * GRID, 4, full, full), dtype=darkness.dtype)
+    first = board.pad_px - border
     spots = ((0, 0), (0, cell - size), (cell - size, cell - size), (cell - size, 0))
-    for r in range(GRID):
-        for c in range(GRID):
-            y0 = board.pad_px + r * cell - border
-            x0 = board.pad_px + c * cell - border
-            for q, (dy, dx) in enumerate(spots):
-                out[r * GRID + c, q] = darkness[y0 + dy:y0 + dy + full, x0 + dx:x0 + dx + full]
-    return out
+    return np.stack([lattice_windows(darkness, (first + dy, first + dx), size + 2 * border, cell)
+                     for dy, dx in spots], axis=1)
 
 
 def patch_log_likelihoods(probs: np.ndarray) -> np.ndarray:
@@ -65,28 +58,12 @@ class NumberEvidence:
     numbers_seen: float  # expected count of corner patches holding a number
 
 
-class RoundNumberReader:
-    """Holds the round-number CNN session; reads all corner patches in one call."""
+class RoundNumberReader(OnnxModel):
+    """The round-number CNN; reads all corner patches (n, P, P) in one call
+    (``probabilities``: 5 classes, ``NO_NUMBER`` last)."""
 
-    def __init__(self, session, meta: dict) -> None:
-        self.session = session
-        self.meta = meta
-
-    @classmethod
-    def load(cls, models_dir: Path) -> RoundNumberReader | None:
-        """The reader from ``models_dir``, or None when the model is not there."""
-        onnx_path, meta_path = models_dir / NUMBERS_FILE, models_dir / NUMBERS_META
-        if not onnx_path.exists() or not meta_path.exists():
-            return None
-        return cls(cpu_session(onnx_path), json.loads(meta_path.read_text()))
-
-    def probabilities(self, patches: np.ndarray) -> np.ndarray:
-        """(n, 5) class probabilities for (n, P, P) uint8 darkness patches."""
-        x = (patches.astype(np.float32) / 255.0 - self.meta["mean"]) / self.meta["std"]
-        logits = self.session.run(None, {self.meta["input_name"]: x[:, None]})[0]
-        logits = logits / self.meta.get("temperature", 1.0)
-        z = np.exp(logits - logits.max(axis=1, keepdims=True))
-        return z / z.sum(axis=1, keepdims=True)
+    ONNX_FILE = NUMBERS_FILE
+    META_FILE = NUMBERS_META
 
     def evidence(self, darkness: np.ndarray, board: CanonicalBoard) -> NumberEvidence:
         """Evidence on the board's turn from a straightened board's ink darkness.

@@ -1,0 +1,153 @@
+"""The recogniser's policy: when a photo is refused (no board, a cut board, a photo too small,
+corners given by hand that cannot be a board's), and when a reading comes with a warning.
+
+Every refusal is a PhotoError (vision.errors) with a one-line message naming the photo.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from vision.decode import Decoded
+from vision.errors import BadCorners, BoardCut, NoBoardFound, PhotoError, UnreadableImage
+from vision.image_io import LoadedPhoto
+from vision.locate import LatticeFit
+from vision.partial import cut_edges, describe_cut
+from vision.rectify import GRID, order_corners
+
+
+@dataclass(frozen=True)
+class AcceptanceParams:
+    """When to refuse and when to warn."""
+
+    min_locate_confidence: float = 0.3  # a lattice found less surely: no board in the photo
+    locate_review_below: float = 0.5  # a board found less surely is read, with a warning
+    # What was found is no readable board when more spaces than this are doubtful, or when
+    # its top side is unclear (no readable Exit marks: a coin flip) and it also reads as
+    # blank or has more than max_review_unoriented doubtful spaces. Held-out rendered boards:
+    # at most 13 doubtful spaces, and at most 1 when the orientation is under 0.6.
+    max_review_spaces: int = 20
+    max_review_unoriented: int = 8
+    unoriented_below: float = 0.65
+    orient_review_below: float = 0.9  # a less sure top/bottom decision is a warning
+    # A photo refused whose long side is shorter than this is called too small: whole boards
+    # in rendered photos that small have spaces of 7-20 px and are often not found, or found
+    # as cut; from 450 px up most are read. (Cut photos of the partial-board evaluation are
+    # 462 px and up, and keep their own answer.)
+    min_useful_side: int = 450
+    # Corners given by hand: a lattice of at least this many pixels per space (in the photo
+    # as stored), corner angles inside this range (a square seen at up to about 60 degrees),
+    # opposite sides at most this unequal, and corners at most this many spaces outside the
+    # photo (a found lattice's frame may touch the photo's edge in the same way).
+    min_space_px: float = 10.0
+    corner_angles: tuple[float, float] = (30.0, 150.0)
+    max_aspect: float = 2.5
+    corner_slack_spaces: float = 1 / 3
+
+
+def accept_lattice(photo: LoadedPhoto, fit: LatticeFit | None,
+                   params: AcceptanceParams) -> list[str]:
+    """Refuse a photo whose located lattice cannot be read (no board, a cut board, a photo
+    too small); otherwise the warnings its reading comes with."""
+    # A doubtful fit whose lines run on past a side is part of a larger lattice.
+    readable = fit is not None and fit.confidence >= params.min_locate_confidence and not (
+        fit.runs_on and fit.confidence < params.locate_review_below)
+    edges = cut_edges(photo.image, fit, readable)
+    if edges:
+        raise _too_small_or(photo, BoardCut(describe_cut(photo.name, edges), tuple(edges)),
+                            params)
+    if not readable:
+        raise _too_small_or(photo, NoBoardFound(f"no board found in {photo.name}"), params)
+    if fit.confidence < params.locate_review_below:
+        return [(f"the board was found with little confidence ({fit.confidence:.2f}); "
+                "check that the read grid is this board's")]
+    return []
+
+
+def accept_reading(photo: LoadedPhoto, decoded: Decoded, orientation_confidence: float,
+                   params: AcceptanceParams) -> None:
+    """Refuse a located lattice whose spaces read as no board: too many doubtful spaces, or
+    no telling its top and nothing (or little) readable drawn on it."""
+    doubtful = len(decoded.review)
+    blank = all(token == "." for row in decoded.grid for token in row)
+    unoriented = orientation_confidence < params.unoriented_below
+    if doubtful > params.max_review_spaces:
+        raise _not_found(photo, f"found a grid, but {doubtful} of 49 spaces could not be read",
+                         params)
+    if unoriented and (blank or doubtful > params.max_review_unoriented):
+        raise _not_found(photo, "found a grid-like pattern, but no readable Exit marks or "
+                                "drawings", params)
+
+
+def orientation_warnings(confidence: float, params: AcceptanceParams) -> list[str]:
+    """The warning for a doubtful decision of the board's top, if it is one."""
+    if confidence < params.orient_review_below:
+        return [(f"unsure which side is the board's top ({confidence:.2f}); check the grid is "
+                "not turned")]
+    return []
+
+
+def hand_corners(corners, photo: LoadedPhoto, params: AcceptanceParams) -> np.ndarray:
+    """Corners given by hand (photo pixels as stored, any order), checked and put in
+    clockwise order in ``photo.image`` pixels; which one is the board's top-left is left to
+    the orienter, as for a found lattice. Raises BadCorners when they cannot outline a
+    board's lattice in this photo."""
+    name = photo.name
+    try:
+        points = np.asarray(corners, dtype=np.float64)
+    except (TypeError, ValueError):
+        points = np.empty(0)
+    if points.size != 8 or not np.isfinite(points).all():
+        raise BadCorners(f"{name}: corners must be 4 (x, y) points")
+    quad = order_corners(points.reshape(4, 2)).astype(np.float64)
+    edges = np.roll(quad, -1, axis=0) - quad  # edge i runs from corner i to corner i + 1
+    sides = np.linalg.norm(edges, axis=1)
+    following = np.roll(edges, -1, axis=0)
+    turns = edges[:, 0] * following[:, 1] - edges[:, 1] * following[:, 0]  # > 0: clockwise
+    if sides.min() <= 0 or (turns <= 0).any():
+        raise BadCorners(f"{name}: the corners do not outline a board (they must be 4 "
+                         "different points, the corners of a four-sided shape)")
+    shortest = 7 * params.min_space_px
+    if sides.min() < shortest:
+        raise BadCorners(f"{name}: the corners outline a board too small to read (a side of "
+                         f"{sides.min():.0f} pixels; at least {shortest:.0f})")
+    cosines = -(edges * np.roll(edges, 1, axis=0)).sum(axis=1) / (sides * np.roll(sides, 1))
+    angles = np.degrees(np.arccos(np.clip(cosines, -1.0, 1.0)))
+    low, high = params.corner_angles
+    pairs = sorted((sides[0] + sides[2], sides[1] + sides[3]))
+    if angles.min() < low or angles.max() > high or pairs[1] > params.max_aspect * pairs[0]:
+        raise BadCorners(f"{name}: the corners do not outline a board (corner angles "
+                         f"{angles.min():.0f}-{angles.max():.0f} degrees, sides "
+                         f"{sides.min():.0f}-{sides.max():.0f} pixels: too skewed for a "
+                         "square board)")
+    width, height = photo.original_size
+    slack = params.corner_slack_spaces * sides.mean() / GRID
+    outside = ((quad < -slack) | (quad > np.array([width - 1, height - 1]) + slack)).any(axis=1)
+    if outside.any():
+        x, y = quad[int(np.argmax(outside))]
+        raise BadCorners(f"{name}: corner ({x:.0f}, {y:.0f}) lies outside the photo "
+                         f"({width}x{height} pixels)")
+    return (quad * photo.scale).astype(np.float32)
+
+
+def _not_found(photo: LoadedPhoto, detail: str, params: AcceptanceParams) -> PhotoError:
+    """The error for a found grid that cannot be read: a cut board, or no board."""
+    edges = cut_edges(photo.image, None, readable=False)
+    if edges:
+        return _too_small_or(photo, BoardCut(describe_cut(photo.name, edges), tuple(edges)),
+                             params)
+    return _too_small_or(photo, NoBoardFound(f"no board found in {photo.name} ({detail})"),
+                         params)
+
+
+def _too_small_or(photo: LoadedPhoto, error: PhotoError, params: AcceptanceParams
+                  ) -> PhotoError:
+    """``error``, unless the photo is too small to show a board readably: then that."""
+    width, height = photo.original_size
+    if max(width, height) < params.min_useful_side:
+        return UnreadableImage(f"{photo.name}: the photo is too small to read a board "
+                               f"({width}x{height} pixels; at least {params.min_useful_side} "
+                               "on its long side)")
+    return error

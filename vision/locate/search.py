@@ -1,0 +1,169 @@
+"""The locator's search: candidates, guesses, scores and refinements, best first.
+
+``find_lattice`` is the entry; it runs one pass on the whole photo and, for a small board, a
+second on a crop round it at a finer scale.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from vision.locate.candidates import (
+    candidate_maps,
+    candidates,
+    dark_lines,
+    threshold_block,
+    working_image,
+)
+from vision.locate.combs import comb_lattices
+from vision.locate.extent import lattice_runs_off, lattice_runs_on
+from vision.locate.params import LocateParams
+from vision.locate.refine import refine, snap_to_frame
+from vision.locate.score import confidence, lattice_score, plausible
+from vision.locate.views import shifted_lattices
+
+DEFAULT_PARAMS = LocateParams()
+
+
+@dataclass
+class LatticeFit:
+    """A lattice found in the photo."""
+
+    corners: np.ndarray  # (4, 2) float32, photo pixels, clockwise from the top-left-most
+    score: float  # line agreement: coverage on lattice lines minus on half-offsets
+    confidence: float  # 0..1
+    runs_on: int = 0  # sides past which the printed lines go on, gaps clear (lattice_runs_on)
+    runs_off: list[str] = field(default_factory=list)  # photo edges they go on to
+
+
+def find_lattice(image: np.ndarray, params: LocateParams = DEFAULT_PARAMS) -> LatticeFit | None:
+    """The best-agreeing 7 x 7 lattice in a BGR photo, or None when none is found.
+
+    When the board is small in the photo, the locator runs again on a crop around it, at a
+    finer scale (at least ``zoom_gain`` times finer), and keeps that result if it agrees
+    better.
+    """
+    h, w = image.shape[:2]
+    min_side = params.fit.min_side * max(h, w)
+    fit = _locate_in(image, min_side, params)
+    if fit is None:
+        return None
+    lo, hi = fit.corners.min(axis=0), fit.corners.max(axis=0)
+    extent = float((hi - lo).max())
+    margin = params.fit.zoom_margin * extent
+    x0, y0 = np.maximum(lo - margin, 0).astype(int)
+    x1, y1 = np.minimum(hi + margin, [w, h]).astype(int)
+    # Worth a second pass only if the crop is seen at least zoom_gain times finer.
+    finer = max(h, w) / max(x1 - x0, y1 - y0, params.candidates.work_side)
+    if finer >= params.fit.zoom_gain:
+        zoomed = _locate_in(image[y0:y1, x0:x1], min_side, params)
+        if zoomed is not None and zoomed.score > fit.score:
+            zoomed.corners = (zoomed.corners + [x0, y0]).astype(np.float32)
+            at_photo_edge = {"top": y0 == 0, "right": x1 == w, "bottom": y1 == h, "left": x0 == 0}
+            zoomed.runs_off = [edge for edge in zoomed.runs_off if at_photo_edge[edge]]
+            return zoomed
+    return fit
+
+
+class _Scorer:
+    """Scores guesses on one binary map, each distinct guess once."""
+
+    def __init__(self, binary: np.ndarray, params: LocateParams) -> None:
+        self.binary = binary
+        self.params = params
+        self._known: dict[bytes, float] = {}
+
+    def __call__(self, corners: np.ndarray) -> float:
+        key = np.asarray(corners, np.float32).tobytes()
+        if key not in self._known:
+            self._known[key] = lattice_score(self.binary, corners, self.params.fit,
+                                             self.params.exit_boxes)
+        return self._known[key]
+
+    def fit(self, corners: np.ndarray) -> LatticeFit:
+        score = self(corners)
+        return LatticeFit(corners=corners, score=score,
+                          confidence=confidence(score, self.params.fit))
+
+
+def _locate_in(image: np.ndarray, min_side: float, params: LocateParams) -> LatticeFit | None:
+    """One pass of the locator on ``image`` (reduced to the working size); photo pixels.
+    Lattices with a side shorter than ``min_side`` (pixels of ``image``) are not considered."""
+    fit_params = params.fit
+    gray, scale = working_image(image, params.candidates)
+    min_side *= scale
+    block = threshold_block(gray, params.candidates)
+    binary = dark_lines(gray, block, params=params.candidates)
+    score = _Scorer(binary, params)
+    quads: list[np.ndarray] = []
+    guesses: list[np.ndarray] = []
+    scores: list[float] = []
+    sure = False
+    for source in candidate_maps(gray, block, binary, params.candidates):  # made as needed
+        for group in candidates(source, params.candidates):  # outlines, then extended ones
+            for quad in group:
+                # Only exact repeats are skipped: a comb can fit a quad moved by one pixel
+                # better.
+                if all(np.abs(quad - q).max() > 0 for q in quads):
+                    quads.append(quad)
+                    extra = [g for g in comb_lattices(binary, quad, fit_params)
+                             if plausible(g, min_side, fit_params)]
+                    guesses += extra
+                    scores += [score(g) for g in extra]
+            sure = max(scores, default=0.0) >= fit_params.sure_score
+            if sure:
+                break
+        if sure:
+            break  # a guess is already sure: no need for more candidates
+    ranked = [guesses[i] for i in np.argsort(scores)[::-1][:fit_params.ranked]]
+    # A comb can lock on one space off (a line of Exit marks or panel boxes looks like one
+    # more lattice line); try the best guesses shifted by a whole space too.
+    moves = [(dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if dx or dy]
+    shifted = [moved for g in ranked[:fit_params.shifted_from]
+               for moved in shifted_lattices(g, moves)]
+    shifted = sorted(shifted, key=lambda g: -score(g))[:fit_params.shifted_kept]
+    best: LatticeFit | None = None
+    for guess in ranked + shifted:
+        for corners in (guess, refine(binary, guess, fit_params)):
+            if not plausible(corners, min_side, fit_params):
+                continue
+            if best is None or score(corners) > best.score:
+                best = score.fit(corners)
+    if best is None:
+        return None
+    cell, extent = fit_params.view_cell, params.extent
+    best.runs_on = lattice_runs_on(binary, best.corners, cell, extent)
+    if best.runs_on:
+        best = _resettle(best, min_side, score)
+    if best.runs_on:  # still: is it a board cut by the photo's edge?
+        best.runs_on = lattice_runs_on(binary, best.corners, cell, extent, clear_gaps=True)
+        best.runs_off = lattice_runs_off(binary, best.corners, cell, extent)
+    best.corners = (snap_to_frame(gray, best.corners, fit_params) / scale).astype(np.float32)
+    return best
+
+
+def _resettle(fit: LatticeFit, min_side: float, score: _Scorer) -> LatticeFit:
+    """A fit whose lines run on past a side may be part of a larger lattice: try it moved by
+    up to two spaces each way (inside the image); keep a move whose lines run on past fewer
+    sides and that scores at least as well (the fewest such sides, then the best score)."""
+    binary, params = score.binary, score.params
+    h, w = binary.shape
+    reach = range(-params.extent.resettle_reach, params.extent.resettle_reach + 1)
+    moves = [(dx, dy) for dx in reach for dy in reach if dx or dy]
+    best, best_key = fit, (fit.runs_on, -fit.score)
+    for moved in shifted_lattices(fit.corners, moves):
+        for corners in (moved, refine(binary, moved, params.fit)):
+            if corners.min() < 0 or (corners[:, 0] > w - 1).any() or \
+                    (corners[:, 1] > h - 1).any() or not plausible(corners, min_side, params.fit):
+                continue
+            if score(corners) < fit.score:
+                continue
+            key = (lattice_runs_on(binary, corners, params.fit.view_cell, params.extent),
+                   -score(corners))
+            if key < best_key:
+                best_key = key
+                best = score.fit(corners)
+                best.runs_on = key[0]
+    return best
