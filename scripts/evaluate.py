@@ -189,6 +189,8 @@ def condition_figures(rows: list[dict]) -> dict:
         "covered_read_wrong_pct": _share(sum(r["covered_wrong"] for r in found), covered),
         "unread_spaces": unread,
         "unread_in_review_pct": _share(sum(r["unread_in_review"] for r in found), unread),
+        "top_confusions": dict(Counter(
+            pair for r in found for pair in r["confusions"].split()).most_common(6)),
     }
 
 

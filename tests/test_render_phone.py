@@ -245,7 +245,7 @@ def test_pencil_and_pale_markers_are_faint() -> None:
     pencil = [_ink_contrast("pencil", s) for s in seeds]
     pale = [_ink_contrast("pale_marker", s) for s in seeds]
     assert np.median(marker) > 80
-    assert max(pencil) < 80 and np.median(pencil) < 55
+    assert max(pencil) < 85 and np.median(pencil) < 60
     assert max(pale) < 80 and np.median(pale) < 55
 
 

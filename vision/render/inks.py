@@ -50,19 +50,19 @@ class InkTexture:
 def apply_ink_kind(ink: InkStyle, kind: str, rng: np.random.Generator) -> InkTexture:
     """Turn the sampled marker ``ink`` into ``kind`` (in place) and say how its density varies."""
     if kind == "pencil":
-        grey = int(rng.uniform(70, 125))
+        grey = int(rng.uniform(60, 115))
         ink.colors = [(grey + 4, grey + 2, grey)]  # graphite: a faintly cool grey
         ink.color_names, ink.color_mix = ["pencil"], 0.0
         ink.line_width = float(rng.uniform(0.01, 0.025))
         ink.highway_width = float(rng.uniform(0.07, 0.15))
-        ink.opacity = float(rng.uniform(0.55, 0.9))
+        ink.opacity = float(rng.uniform(0.6, 0.9))
         ink.river_color = None
         return InkTexture(
             kind,
-            (float(rng.uniform(0.4, 0.7)), 1.0),
+            (float(rng.uniform(0.5, 0.75)), 1.0),
             float(rng.uniform(0.3, 1.0)),
-            float(rng.uniform(0.3, 0.7)),
-            float(rng.uniform(0.2, 0.6)),
+            float(rng.uniform(0.25, 0.55)),
+            float(rng.uniform(0.2, 0.5)),
         )
     if kind == "pale_marker":
         names = list(PALE)

@@ -114,7 +114,7 @@ def denoise(img: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, dict
     h, w = img.shape[:2]
     small = cv2.resize(img, (max(8, w // 2), max(8, h // 2)), interpolation=cv2.INTER_AREA)
     d = int(rng.integers(5, 10))
-    sigma_color = float(rng.uniform(25, 60))
+    sigma_color = float(rng.uniform(20, 45))
     small = cv2.bilateralFilter(small, d, sigma_color, float(rng.uniform(2, 5)))
     ycc = cv2.cvtColor(small, cv2.COLOR_BGR2YCrCb)
     chroma = cv2.GaussianBlur(ycc[..., 1:], (0, 0), rng.uniform(1.5, 3.5))

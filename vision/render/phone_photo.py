@@ -258,7 +258,7 @@ class PhonePhoto:
         """A dim room's noise, then the phone's denoising."""
         rng = _sub(self.seed, PART_SENSOR)
         if self.draw.light == "dim":
-            luma, chroma = rng.uniform(4, 12), rng.uniform(3, 8)
+            luma, chroma = rng.uniform(3, 10), rng.uniform(2, 6)
             sensor_noise(img, rng, luma, chroma)
             self.record.update(
                 noise_luma=round(float(luma), 2), noise_chroma=round(float(chroma), 2)
