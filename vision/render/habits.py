@@ -64,21 +64,22 @@ class StrokeHabits:
         keep = np.ones(len(s), bool)
         if self.breaks > 0:
             for _ in range(int(rng.poisson(self.breaks * total / cell))):
-                centre, half = rng.uniform(0, total), rng.uniform(0.01, 0.04) * cell
+                centre, half = rng.uniform(0, total), rng.uniform(0.008, 0.025) * cell
                 keep &= np.abs(s - centre) > half
-        if self.streaks >= 2 and width >= 3:
+        if self.streaks >= 2 and width >= 3:  # a worn tip: side-by-side lines of uneven ink
             k = self.streaks
+            ink, paper = np.array(pen.color, float), np.array(pen.paper, float)
             for i in range(k):
                 offset = (i - (k - 1) / 2) / k * widths
                 sub = keep.copy()
-                for _ in range(int(rng.poisson(2 * self.breaks * total / cell + 0.5))):
-                    centre, half = rng.uniform(0, total), rng.uniform(0.02, 0.12) * cell
+                for _ in range(int(rng.poisson(0.3 * total / cell))):
+                    centre, half = rng.uniform(0, total), rng.uniform(0.01, 0.03) * cell
                     sub &= np.abs(s - centre) > half
-                _stamp(
-                    pen, pts + normals * offset[:, None], widths / k * rng.uniform(0.75, 1.1), sub
-                )
+                color = tuple(int(v) for v in ink + (paper - ink) * rng.uniform(0, 0.4))
+                line = pts + normals * offset[:, None]
+                _stamp(pen, line, widths / k * rng.uniform(0.9, 1.2), sub, color)
         else:
-            _stamp(pen, pts, widths, keep)
+            _stamp(pen, pts, widths, keep, pen.color)
         for end in (0, -1):
             if keep[end] and rng.random() < self.blob:
                 tip = pen.style.line_width * cell  # the blob is the tip's, however wide the line
@@ -93,7 +94,7 @@ class StrokeHabits:
             tick = (
                 pts[-1] + np.linspace(0, 1, 8)[:, None] * direction * rng.uniform(0.03, 0.08) * cell
             )
-            _stamp(pen, tick, np.full(8, widths[-1] * 0.8), np.ones(8, bool))
+            _stamp(pen, tick, np.full(8, widths[-1] * 0.8), np.ones(8, bool), pen.color)
 
 
 def _disc(pen: Pen, centre: np.ndarray, radius: float) -> None:
@@ -108,13 +109,13 @@ def _disc(pen: Pen, centre: np.ndarray, radius: float) -> None:
     )
 
 
-def _stamp(pen: Pen, pts: np.ndarray, widths: np.ndarray, keep: np.ndarray) -> None:
+def _stamp(pen: Pen, pts: np.ndarray, widths: np.ndarray, keep: np.ndarray, color) -> None:
     """A chain of discs along ``pts``; where ``keep`` is False the pen skipped."""
     centres = np.round(pts * _ONE).astype(np.int64)
     radii = np.maximum(1, np.round(widths / 2 * _ONE)).astype(np.int64)
     for (x, y), r, k in zip(centres, radii, keep):
         if k:
-            cv2.circle(pen.img, (int(x), int(y)), int(r), pen.color, -1, cv2.LINE_AA, shift=_SHIFT)
+            cv2.circle(pen.img, (int(x), int(y)), int(r), color, -1, cv2.LINE_AA, shift=_SHIFT)
 
 
 def _arc_length(path: np.ndarray) -> np.ndarray:
@@ -142,7 +143,7 @@ def sample_habits(
         legs=float(rng.uniform(0.5, 1.0)) if legs else 0.0,
         turn_sd=float(rng.uniform(0.05, 0.1)) if sloppy else 0.035,
         shift_sd=float(rng.uniform(0.025, 0.05)) if sloppy else 0.012,
-        breaks=float(rng.uniform(0.5, 2.5)) if ink_kind == "dry_erase" else 0.0,
+        breaks=float(rng.uniform(0.2, 1.0)) if ink_kind == "dry_erase" else 0.0,
         streaks=int(rng.integers(2, 5)) if ink_kind == "dry_erase" else 0,
         min_width=0.5 if ink_kind == "pencil" else 0.8,
     )

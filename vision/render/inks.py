@@ -78,9 +78,7 @@ def apply_ink_kind(ink: InkStyle, kind: str, rng: np.random.Generator) -> InkTex
         return InkTexture(kind, (float(rng.uniform(0.75, 0.95)), 1.0), 0.5)
     if kind == "dry_erase":
         ink.opacity = float(rng.uniform(0.55, 0.85))
-        return InkTexture(
-            kind, (float(rng.uniform(0.25, 0.55)), 1.0), float(rng.uniform(0.15, 0.5))
-        )
+        return InkTexture(kind, (float(rng.uniform(0.35, 0.6)), 1.0), float(rng.uniform(0.2, 0.6)))
     if kind != "marker":
         raise ValueError(f"unknown ink kind {kind!r}")
     return InkTexture(kind)

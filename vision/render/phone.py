@@ -24,8 +24,8 @@ class PhoneConditions:
 
     name: str = "phone"
     sheet: Choices = (("flat", 0.4), ("curled", 0.25), ("folded", 0.2), ("bumpy", 0.15))
-    ink: Choices = (("marker", 0.45), ("pencil", 0.15), ("pale_marker", 0.15), ("dry_erase", 0.25))
-    light: Choices = (("room", 0.63), ("dim", 0.25), ("flash", 0.12))
+    ink: Choices = (("marker", 0.5), ("pencil", 0.15), ("pale_marker", 0.15), ("dry_erase", 0.2))
+    light: Choices = (("room", 0.65), ("dim", 0.25), ("flash", 0.1))
     shaky: float = 0.5  # strokes wobble, change width, start/end with blobs or ticks
     legs: float = 0.3  # the player draws curves (some or all) as two straight legs
     sloppy: float = 0.4  # pieces turned a little or off-centre
@@ -34,7 +34,7 @@ class PhoneConditions:
     denoise_dim: float = 0.7  # heavy phone denoising that smears fine lines, in a dim room
     denoise_other: float = 0.1  # ... and in other light
     reflection: float = 0.25  # a band of reflected light, on shiny (dry-erase) boards only
-    hand: float = 0.2  # a hand on the sheet, over spaces
+    hand: float = 0.15  # a hand on the sheet, over spaces
     pen: float = 0.15  # a pen lying on the sheet
     die: float = 0.15  # a die on the sheet
     unread_marks: float = 0.0  # marks rink does not read (expansions, scribbles, corrections)
