@@ -204,10 +204,10 @@ def render_photo(
     board = draw_board(board_style, cell, _sub(seed, 3))
     if phone is None:
         draw_grid(board, grid, board_style, ink, _sub(seed, 4), rounds)
-        finish_print(board, board_style, _sub(seed, 5))
     else:
         phone.draw_ink(board, grid, board_style, ink, _sub(seed, 4), rounds)
-        finish_print(board, board_style, _sub(seed, 5))
+    finish_print(board, board_style, _sub(seed, 5))
+    if phone is not None:
         phone.shade(board)
     scale_cells = np.diag([1 / cell, 1 / cell, 1.0])
     homography = view.homography @ scale_cells
