@@ -1,6 +1,10 @@
 """Render N random photos and tile them as thumbnails into one image, to eyeball variety.
 
 python scripts/contact_sheet.py --out sheet.jpg --n 12 --seed 0 [--corners] [--megapixels 2]
+    [--conditions phone] [--spaces]
+
+With ``--conditions`` the photos get a condition profile (vision.render.phone.PROFILES) and each
+label names the conditions drawn; ``--spaces`` outlines every recorded space instead.
 """
 
 from __future__ import annotations
@@ -11,7 +15,8 @@ import click
 import cv2
 import numpy as np
 
-from vision.render import render_photo, sample_grid
+from vision.render import PhotoOptions, render_photo, sample_grid
+from vision.render.phone import PROFILES
 
 
 @click.command()
@@ -27,7 +32,23 @@ from vision.render import render_photo, sample_grid
 )
 @click.option("--thumb", default=400, show_default=True, type=int, help="thumbnail side, px")
 @click.option("--corners/--no-corners", default=False, help="outline the recorded lattice corners")
-def main(out_path: str, n: int, seed: int, megapixels: float, thumb: int, corners: bool) -> None:
+@click.option(
+    "--conditions",
+    type=click.Choice(sorted(PROFILES)),
+    default=None,
+    help="render with this condition profile (default: the renderer's own conditions)",
+)
+@click.option("--spaces", is_flag=True, help="outline every space's recorded corners")
+def main(
+    out_path: str,
+    n: int,
+    seed: int,
+    megapixels: float,
+    thumb: int,
+    corners: bool,
+    conditions: str | None,
+    spaces: bool,
+) -> None:
     cv2.setNumThreads(1)
     cols = math.ceil(math.sqrt(n))
     rows = math.ceil(n / cols)
@@ -35,8 +56,15 @@ def main(out_path: str, n: int, seed: int, megapixels: float, thumb: int, corner
     for i in range(n):
         photo_seed = seed * 1000 + i
         grid = sample_grid(np.random.default_rng(photo_seed))
-        photo = render_photo(grid, seed=photo_seed, megapixels=megapixels)
+        photo = render_photo(
+            grid, seed=photo_seed, megapixels=megapixels,
+            options=PhotoOptions(conditions=conditions),
+        )
         img = photo.image
+        if spaces:
+            img = img.copy()
+            quads = np.round(photo.space_quads().reshape(-1, 4, 2)).astype(np.int32)
+            cv2.polylines(img, list(quads), True, (0, 0, 255), max(1, img.shape[1] // 800))
         if corners:
             img = img.copy()
             pts = np.round(photo.corners).astype(np.int32)
@@ -49,19 +77,31 @@ def main(out_path: str, n: int, seed: int, megapixels: float, thumb: int, corner
         y, x = r * thumb + (thumb - small.shape[0]) // 2, c * thumb + (thumb - small.shape[1]) // 2
         sheet[y : y + small.shape[0], x : x + small.shape[1]] = small
         label = f"{photo_seed} t{photo.conditions['tilt']:.0f} r{photo.conditions['rotation']:.0f}"
-        cv2.putText(
-            sheet,
-            label,
-            (c * thumb + 4, r * thumb + 14),
-            cv2.FONT_HERSHEY_SIMPLEX,
-            0.45,
-            (0, 0, 255),
-            1,
-            cv2.LINE_AA,
-        )
+        lines = [label] + _wrap(" ".join(photo.drawn or []), thumb // 8)
+        for k, text in enumerate(lines):
+            cv2.putText(
+                sheet,
+                text,
+                (c * thumb + 4, r * thumb + 14 + 15 * k),
+                cv2.FONT_HERSHEY_SIMPLEX,
+                0.45,
+                (0, 0, 255),
+                1,
+                cv2.LINE_AA,
+            )
     if not cv2.imwrite(out_path, sheet):
         raise click.ClickException(f"{out_path}: could not write image")
     click.echo(f"wrote {out_path} ({n} photos, seed {seed})")
+
+
+def _wrap(text: str, width: int) -> list[str]:
+    lines: list[str] = []
+    for word in text.split():
+        if lines and len(lines[-1]) + 1 + len(word) <= width:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return lines
 
 
 if __name__ == "__main__":

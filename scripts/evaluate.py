@@ -5,6 +5,11 @@
 Photos are rendered with seeds seed, seed+1, ... (training used 1,000,000 + i; keep apart),
 at the renderer's random 1-12 megapixels, saved as JPEG (quality 92) and read back through
 the real loader, exactly as a user's photo would be.
+
+``--conditions phone`` renders them with a condition profile (vision.render.phone: bent
+paper, faint ink, dim rooms, things on the sheet...) and adds, per photo, the conditions
+drawn and how misreads, covered spaces and unread marks fared against the review list, and
+in the summary the same figures for each condition (``by_condition``).
 """
 
 from __future__ import annotations
@@ -31,7 +36,8 @@ from vision.classify import ClassifyParams
 from vision.model_files import models_dir
 from vision.model_meta import META_FILE, ModelMeta, rotate_token
 from vision.recognizer import PhotoError, ReadParams, Recognizer
-from vision.render import render_photo, sample_grid
+from vision.render import PhotoOptions, render_photo, sample_grid
+from vision.render.phone import PROFILES
 
 STAGES = ("load", "locate", "rectify", "orient", "classify", "decode", "total")
 _recognizer: Recognizer | None = None
@@ -62,11 +68,16 @@ def _init(models: str, tta: str) -> None:
     _recognizer = Recognizer.load(models, params=ReadParams(classify=TTA_MODES[tta]))
 
 
-def evaluate_one(args: tuple[int, float | None, str]) -> dict:
+COVERED = 0.2  # a space this much hidden by a hand, pen or die counts as covered
+
+
+def evaluate_one(args: tuple) -> dict:
     """Render, save, read and compare one photo."""
-    seed, megapixels, tmp = args
+    seed, megapixels, tmp, *rest = args
+    conditions = rest[0] if rest else None
     rng = np.random.default_rng([seed, 99])
-    photo = render_photo(sample_grid(rng), seed=seed, megapixels=megapixels)
+    options = PhotoOptions(conditions=conditions)
+    photo = render_photo(sample_grid(rng), seed=seed, megapixels=megapixels, options=options)
     path = Path(tmp) / f"eval_{seed}.jpg"
     cv2.imwrite(str(path), photo.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
     truth = photo.grid
@@ -74,6 +85,11 @@ def evaluate_one(args: tuple[int, float | None, str]) -> dict:
            "tilt": photo.conditions.get("tilt"), "rotation": photo.conditions.get("rotation"),
            "light": photo.conditions.get("light"), "glare": photo.conditions.get("glare"),
            "clutter": photo.conditions.get("clutter")}
+    if conditions is not None:
+        covered = {rc for rc, f in (photo.covered or {}).items() if f >= COVERED}
+        unread = {(r, c) for r, c, _ in photo.unread or []}
+        row.update(conditions=" ".join(photo.drawn or []), covered_spaces=len(covered),
+                   unread_spaces=len(unread))
     try:
         reading = _recognizer.read(path)
     except PhotoError as exc:
@@ -100,6 +116,18 @@ def evaluate_one(args: tuple[int, float | None, str]) -> dict:
         confidence=round(reading.confidence, 3),
         orientation_confidence=round(reading.orientation_confidence, 3),
         **{f"t_{k}": round(reading.timings.get(k, 0.0) * 1000, 1) for k in STAGES})
+    if conditions is not None:
+        drawn_empty = [(r, c) for r, c in wrong if truth[r][c] != "." and reading.grid[r][c] == "."]
+        row.update(
+            wrong_in_review=len(set(wrong) & flagged),
+            drawn_read_empty=len(drawn_empty),
+            drawn_read_empty_unflagged=len(set(drawn_empty) - flagged),
+            covered_in_review=len(covered & flagged),
+            covered_wrong=len(covered & set(wrong)),
+            unread_in_review=len(unread & flagged),
+            silent_wrong_score=int(row["score_exact"] == 0 and not reading.review
+                                   and not reading.warnings),
+        )
     row["_probs"], row["_truth"] = reading.probs.astype(np.float32), truth  # for --probs
     return row
 
@@ -132,6 +160,65 @@ def summarise(rows: list[dict]) -> dict:
     return summary
 
 
+def _share(part: int, whole: int) -> float | None:
+    return round(100 * part / whole, 2) if whole else None
+
+
+def condition_figures(rows: list[dict]) -> dict:
+    """The figures of issue 14 for a set of rows rendered with a condition profile."""
+    n = len(rows)
+    found = [r for r in rows if r["found"]]
+    wrong = sum(r["wrong_spaces"] for r in found)
+    scored = [r for r in found if r["score_exact"] != ""]
+    covered = sum(r["covered_spaces"] for r in rows if r["found"])
+    unread = sum(r["unread_spaces"] for r in rows if r["found"])
+    return {
+        "photos": n,
+        "space_error_pct": _share(wrong, 49 * len(found)),
+        "boards_exact_pct": _share(sum(r["exact"] for r in found), n),
+        "score_exact_pct": _share(sum(r["score_exact"] for r in scored), n) if scored else None,
+        "not_found_pct": _share(n - len(found), n),
+        "misread_in_review_pct": _share(sum(r["wrong_in_review"] for r in found), wrong),
+        "flagged_per_board": round(sum(r["review"] for r in found) / len(found), 2) if found else None,
+        "silent_wrong_pct": _share(sum(r["silent_wrong"] for r in found), n),
+        "silent_wrong_score_pct": _share(sum(r["silent_wrong_score"] for r in found), n),
+        "drawn_read_empty": sum(r["drawn_read_empty"] for r in found),
+        "drawn_read_empty_unflagged": sum(r["drawn_read_empty_unflagged"] for r in found),
+        "covered_spaces": covered,
+        "covered_in_review_pct": _share(sum(r["covered_in_review"] for r in found), covered),
+        "covered_read_wrong_pct": _share(sum(r["covered_wrong"] for r in found), covered),
+        "unread_spaces": unread,
+        "unread_in_review_pct": _share(sum(r["unread_in_review"] for r in found), unread),
+        "top_confusions": dict(Counter(
+            pair for r in found for pair in r["confusions"].split()).most_common(6)),
+    }
+
+
+def by_condition(rows: list[dict]) -> dict:
+    """``condition_figures`` for all rows and for the rows of each condition drawn."""
+    names = sorted({name for r in rows for name in r["conditions"].split()})
+    out = {"all": condition_figures(rows)}
+    for name in names:
+        out[name] = condition_figures([r for r in rows if name in r["conditions"].split()])
+    return out
+
+
+_TABLE = (("photos", "n"), ("space_error_pct", "space err %"), ("boards_exact_pct", "exact %"),
+          ("score_exact_pct", "score %"), ("not_found_pct", "not found %"),
+          ("misread_in_review_pct", "misread in review %"), ("flagged_per_board", "flagged/board"),
+          ("silent_wrong_pct", "silent wrong %"), ("drawn_read_empty", "drawn>empty"))
+
+
+def condition_table(figures: dict) -> str:
+    """``by_condition`` as a Markdown table."""
+    lines = ["| condition | " + " | ".join(label for _, label in _TABLE) + " |",
+             "| --- |" + " --- |" * len(_TABLE)]
+    for name, fig in figures.items():
+        cells = ["" if fig[key] is None else f"{fig[key]:g}" for key, _ in _TABLE]
+        lines.append(f"| {name} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--n", type=int, default=500)
@@ -148,6 +235,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--probs", type=Path, default=None,
                         help="also save each found board's space probabilities and true "
                              "grid here (.npz), to study decoding without reading again")
+    parser.add_argument("--conditions", choices=sorted(PROFILES), default=None,
+                        help="render with this condition profile and report figures per "
+                             "condition (default: the renderer's own conditions)")
     parser.add_argument("--write-meta", action="store_true",
                         help="record the figures in the model metadata (models/*.json)")
     args = parser.parse_args(argv)
@@ -156,7 +246,8 @@ def main(argv: list[str] | None = None) -> int:
     args.csv.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp, \
             Pool(args.workers, initializer=_init, initargs=(args.models, args.tta)) as pool:
-        jobs = [(args.seed + i, args.megapixels, tmp) for i in range(args.n)]
+        jobs = [(args.seed + i, args.megapixels, tmp) + ((args.conditions,) if args.conditions
+                                                          else ()) for i in range(args.n)]
         rows = []
         for i, row in enumerate(pool.imap(evaluate_one, jobs, chunksize=2)):
             rows.append(row)
@@ -175,8 +266,13 @@ def main(argv: list[str] | None = None) -> int:
         writer.writeheader()
         writer.writerows(rows)
     summary = summarise(rows)
+    if args.conditions:
+        summary["conditions"] = args.conditions
+        summary["by_condition"] = by_condition(rows)
     summary["seconds"] = round(time.time() - start)
     print(json.dumps(summary, indent=1))
+    if args.conditions:
+        print(condition_table(summary["by_condition"]))
     if summary["score_exact_pct"] is None:
         print("score column skipped: the scoring package did not score these grids")
     if args.json:

@@ -16,6 +16,14 @@ class View:
     homography: np.ndarray  # 3x3, board cell units -> undistorted photo pixels
     k1: float  # radial distortion, normalised by the half diagonal
     size: tuple[int, int]  # (w, h)
+    camera: np.ndarray | None = None  # 3x4, board (x, y, lift) in cells -> undistorted pixels
+
+    def project_3d(self, xyz: np.ndarray) -> np.ndarray:
+        """Board points lifted off the table, (n, 3) cells (x, y, height towards the camera),
+        -> undistorted photo pixels (n, 2); on the table (height 0) this is ``homography``."""
+        xyz = np.asarray(xyz, np.float64).reshape(-1, 3)
+        p = np.column_stack([xyz, np.ones(len(xyz))]) @ self.camera.T
+        return p[:, :2] / p[:, 2:3]
 
     def project(self, pts: np.ndarray) -> np.ndarray:
         """Board cell units -> distorted photo pixels."""
@@ -62,6 +70,18 @@ def distortion_maps(k1: float, size: tuple[int, int]) -> tuple[np.ndarray, np.nd
     ).astype(np.float32)
     fine = cv2.resize(coarse, (gw * step, gh * step), interpolation=cv2.INTER_LINEAR)[:h, :w]
     return cv2.convertMaps(fine, None, cv2.CV_16SC2)
+
+
+def _camera_matrix(
+    f: float, rot: np.ndarray, centre: np.ndarray, distance: float, shift: np.ndarray
+) -> np.ndarray:
+    """make_view's projection as a 3x4 matrix on (x, y, lift, 1); lift = -z, towards the camera."""
+    intrinsics = np.array([[f, 0, shift[0]], [0, f, shift[1]], [0, 0, 1.0]])
+    pose = np.column_stack(
+        [rot[:, 0], rot[:, 1], -rot[:, 2], rot @ np.array([-centre[0], -centre[1], 0.0])]
+    )
+    pose[2, 3] += distance
+    return intrinsics @ pose
 
 
 def make_view(
@@ -114,7 +134,12 @@ def make_view(
             shift = np.clip(shift, lo, hi)
             src = outline.astype(np.float32)
             dst = (project(outline, distance) + shift).astype(np.float32)
-            view = View(cv2.getPerspectiveTransform(src, dst), k1, size)
+            view = View(
+                cv2.getPerspectiveTransform(src, dst),
+                k1,
+                size,
+                _camera_matrix(f, rot, centre, distance, shift),
+            )
             pts = view.project(keep)
             if pts.min() >= 0 and np.all(pts.max(axis=0) <= np.array([w - 1, h - 1])):
                 return view, fill

@@ -7,6 +7,8 @@ from pathlib import Path
 import click
 import numpy as np
 
+from .phone import PROFILES
+
 
 def render_many(
     out: Path,
@@ -17,17 +19,19 @@ def render_many(
     quality: int = 85,
     exif_rate: float = 0.0,
     expansions: bool = False,
+    conditions: str | None = None,
 ) -> list[Path]:
     """Render ``n`` photos ``render_<seed>_<i>.<fmt>`` with truth JSON beside each.
 
     Photo i uses seed ``seed * 1_000_003 + i``; ``exif_rate`` of the JPEGs are stored turned
     with an EXIF Orientation tag (their truth describes the photo as shown). ``expansions``
-    draws boards mixing expansion drawings into random spaces instead of ``sample_board``.
+    draws boards mixing expansion drawings into random spaces instead of ``sample_board``;
+    ``conditions`` names a condition profile (phone.PROFILES) to render with.
     """
     import cv2
 
     from .games import expansion_board, sample_board
-    from .photo import render_photo
+    from .photo import PhotoOptions, render_photo
 
     cv2.setNumThreads(1)
     written = []
@@ -36,7 +40,11 @@ def render_many(
         board_rng = np.random.default_rng([photo_seed, 99])
         board = expansion_board(board_rng) if expansions else sample_board(board_rng)
         photo = render_photo(
-            board.grid, seed=photo_seed, megapixels=megapixels, rounds=board.rounds
+            board.grid,
+            seed=photo_seed,
+            megapixels=megapixels,
+            rounds=board.rounds,
+            options=PhotoOptions(conditions=conditions),
         )
         photo.conditions["board_kind"] = board.kind
         pick = np.random.default_rng([photo_seed, 98])
@@ -84,6 +92,13 @@ def render_many(
     "--expansions", is_flag=True, help="mix expansion drawings (rivers, lakes...) into the boards"
 )
 @click.option(
+    "--conditions",
+    type=click.Choice(sorted(PROFILES)),
+    default=None,
+    help="render with a condition profile: bent paper, faint ink, dim rooms, things on the "
+    "sheet (phone_marks: also marks rink does not read)",
+)
+@click.option(
     "--samples", is_flag=True, help="write the fixed sample photos (sample_photos/board_NN) instead"
 )
 def render(
@@ -95,6 +110,7 @@ def render(
     quality: int,
     exif_rate: float,
     expansions: bool,
+    conditions: str | None,
     samples: bool,
 ) -> None:
     """Render N synthetic phone photos of drawn boards, each with <stem>.json ground truth."""
@@ -104,7 +120,9 @@ def render(
         if samples:
             paths = write_samples(out_dir, quality)
         else:
-            paths = render_many(out_dir, n, seed, megapixels, fmt, quality, exif_rate, expansions)
+            paths = render_many(
+                out_dir, n, seed, megapixels, fmt, quality, exif_rate, expansions, conditions
+            )
     except OSError as err:
         message = f"{out_dir}: cannot write there ({err.strerror or err})"
         raise click.ClickException(message) from None

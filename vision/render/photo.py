@@ -15,6 +15,8 @@ import numpy as np
 from .board_art import draw_board, finish_print
 from .camera import distortion_maps, make_view
 from .drawing import draw_grid, numbers_written
+from .phone import PhoneConditions, profile
+from .phone_photo import PhonePhoto
 from .scene import (
     BACKGROUND_P,
     BACKGROUNDS,
@@ -26,6 +28,7 @@ from .scene import (
     other_board,
     place_clutter,
 )
+from .sheet import warp_sheet
 from .style import sample_board_style, sample_ink_style
 from .tokens import check_grid
 from .truth import RenderedPhoto
@@ -54,6 +57,9 @@ class PhotoOptions:
     jpeg_quality: int | None = None  # None random, 0 = no compression
     marker: str | None = None  # main marker colour name (style.MARKERS)
     clean: bool = False  # no clutter, ghosts, smudges, glare, blur, noise; mild light and tilt
+    # a condition profile (phone.PROFILES name or PhoneConditions): bent paper, faint ink,
+    # dim rooms, things on the sheet... None: the renderer's own conditions, as before
+    conditions: str | PhoneConditions | None = None
 
 
 def _sub(seed: int, part: int) -> np.random.Generator:
@@ -114,12 +120,18 @@ def render_photo(
         opts = PhotoOptions(**{**opts.__dict__, **overrides})
     if megapixels is not None:
         opts.megapixels = megapixels
+    phone = None
+    if opts.conditions is not None:
+        phone = PhonePhoto(seed, profile(opts.conditions))
+        opts = phone.fill_options(opts)
     rng = _sub(seed, 0)
     board_style = sample_board_style(_sub(seed, 1))
     ink = sample_ink_style(_sub(seed, 2), marker=opts.marker)
     if opts.clean:
         ink.ghosts = ink.smudges = ink.strays = 0
         ink.end_error = min(ink.end_error, 0.04)
+    if phone is not None:
+        phone.prepare_ink(ink, board_style)
     cond: dict = {
         "renderer_version": RENDERER_VERSION,
         "board_style": board_style.to_json(),
@@ -139,12 +151,19 @@ def render_photo(
     if board_only:
         cell = min(w, h) / max(board_cells) * 1.0
         board = draw_board(board_style, cell, _sub(seed, 3))
-        draw_grid(board, grid, board_style, ink, _sub(seed, 4), rounds)
+        if phone is None:
+            draw_grid(board, grid, board_style, ink, _sub(seed, 4), rounds)
+        else:
+            phone.draw_ink(board, grid, board_style, ink, _sub(seed, 4), rounds)
         finish_print(board, board_style, _sub(seed, 5))
         cond.update(board_only=True, cell_px=cell)
-        return RenderedPhoto(
+        photo = RenderedPhoto(
             board.image, board.lattice_corners(), [list(r) for r in grid], cond, seed
         )
+        if phone is not None:
+            cond.update(phone=phone.conditions())
+            photo.unread = list(phone.marks)
+        return photo
 
     snap = rng.random() < 0.35
     rotation = float(
@@ -173,14 +192,23 @@ def render_photo(
         k1,
         _sub(seed, 6),
     )
-    corners = view.project(lattice_cells + np.array([[0, 0], [7, 0], [7, 7], [0, 7]]))
+    if phone is None:
+        corners = view.project(lattice_cells + np.array([[0, 0], [7, 0], [7, 7], [0, 7]]))
+    else:
+        phone.fit_sheet(view, board_cells, _keep_points(board_style, lattice_cells))
+        corners = phone.to_photo(view, lattice_cells + np.array([[0, 0], [7, 0], [7, 7], [0, 7]]))
 
     # flat board at about its size in the photo
     lattice_px = max(np.linalg.norm(corners[i] - corners[(i + 1) % 4]) for i in range(4))
     cell = float(np.clip(lattice_px / 7 * rng.uniform(1.0, 1.15), 12, 600))
     board = draw_board(board_style, cell, _sub(seed, 3))
-    draw_grid(board, grid, board_style, ink, _sub(seed, 4), rounds)
+    if phone is None:
+        draw_grid(board, grid, board_style, ink, _sub(seed, 4), rounds)
+    else:
+        phone.draw_ink(board, grid, board_style, ink, _sub(seed, 4), rounds)
     finish_print(board, board_style, _sub(seed, 5))
+    if phone is not None:
+        phone.shade(board)
     scale_cells = np.diag([1 / cell, 1 / cell, 1.0])
     homography = view.homography @ scale_cells
 
@@ -203,14 +231,20 @@ def render_photo(
     outline = cv2.perspectiveTransform(outline_cells.reshape(-1, 1, 2), view.homography).reshape(
         -1, 2
     )
-    cv2.warpPerspective(
-        board.image,
-        homography,
-        size,
-        dst=img,
-        flags=cv2.INTER_LINEAR,
-        borderMode=cv2.BORDER_TRANSPARENT,
-    )
+    corners_outline = outline  # the sheet's four corners (where a glossy board may shine)
+    if phone is None or phone.sheet.flat:
+        cv2.warpPerspective(
+            board.image,
+            homography,
+            size,
+            dst=img,
+            flags=cv2.INTER_LINEAR,
+            borderMode=cv2.BORDER_TRANSPARENT,
+        )
+    else:
+        outline = phone.sheet.to_photo_undistorted(view, phone.sheet.outline())
+        residual = warp_sheet(board.image, phone.sheet, view, cell, img)
+        cond["sheet_warp_residual_px"] = round(residual, 4)
     edge = tuple(int(v) for v in crng.uniform(60, 200, 3))
     cv2.polylines(
         img,
@@ -244,6 +278,8 @@ def render_photo(
         cv2.fillPoly(keep, [np.round(keep_px.reshape(-1, 2) * mask_scale).astype(np.int32)], 255)
         keep = cv2.dilate(keep, np.ones((3, 3), np.uint8))
         n_objects = place_clutter(img, objects, keep, mask_scale, crng)
+    if phone is not None:
+        phone.place_objects(img, view, lattice_cells, board_scale, crng)
 
     # light: smooth gain field (gradient, vignette, cast shadow, board drop shadow) + glare
     lrng = _sub(seed, 8)
@@ -295,7 +331,7 @@ def render_photo(
     glow = np.zeros((gh, gw), np.float32)  # additive glare, 0..1
     if glare > 0:
         weights = lrng.dirichlet(np.ones(4))  # a reflection somewhere on the glossy board
-        centre = weights @ small_outline
+        centre = weights @ (corners_outline * np.array([gw / w, gh / h]))
         sig = lrng.uniform(0.02, 0.09) * max(gw, gh)
         ratio = lrng.uniform(1, 4)
         d2 = ((xx + 0.5) * gw - centre[0]) ** 2 / ratio + ((yy + 0.5) * gh - centre[1]) ** 2 * ratio
@@ -303,6 +339,8 @@ def render_photo(
     white = lrng.normal(1, 0.07, 3).astype(np.float32)
     if lrng.random() < 0.2:  # warm indoor light
         white *= np.array([0.8, 0.95, 1.1], np.float32)
+    if phone is not None:
+        field, white = phone.light_field(field, xx, yy, gain, white)
 
     # optics first (on 8-bit, cheap), then light and sensor noise
     orng = _sub(seed, 9)
@@ -325,10 +363,14 @@ def render_photo(
     if glare > 0:
         glow3 = np.repeat(np.clip(glow * 255, 0, 255).astype(np.uint8)[..., None], 3, axis=2)
         img = cv2.add(img, cv2.resize(glow3, size, interpolation=cv2.INTER_LINEAR))
+    if phone is not None:
+        img = phone.glow(img, view, lattice_cells, board_scale, board_style.glossy)
     noise_default = orng.uniform(3, 9) if light == "dim" else orng.uniform(0, 7)
     noise = float(_pick(opts.noise, 0.0 if opts.clean else noise_default))
     if noise > 0.3:
         _add_noise(img, noise, orng)
+    if phone is not None:
+        img = phone.sensor(img)
     if not opts.clean:
         img = _tone(img, orng)
     image = img
@@ -360,7 +402,14 @@ def render_photo(
         marker=ink.color_names[0],
         clean=opts.clean,
     )
-    return RenderedPhoto(image, corners.astype(np.float32), [list(r) for r in grid], cond, seed)
+    photo = RenderedPhoto(image, corners.astype(np.float32), [list(r) for r in grid], cond, seed)
+    if phone is not None:
+        cond.update(phone=phone.conditions())
+        photo.space_corners = phone.space_corners(view, lattice_cells).astype(np.float32)
+        photo.covered = dict(phone.covered)
+        photo.unread = list(phone.marks)
+        photo.drawn = phone.names(mp, fill)
+    return photo
 
 
 def _motion_blur(img: np.ndarray, rng: np.random.Generator, res: float) -> np.ndarray:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Protocol
 
 import cv2
 import numpy as np
@@ -37,6 +38,16 @@ class Stroke:
     open_ends: tuple[bool, bool] = (True, True)
 
 
+class Habits(Protocol):
+    """A hand's way of drawing (habits.StrokeHabits): how pieces sit and how lines go."""
+
+    turn_sd: float
+    shift_sd: float
+    legs: float
+
+    def stroke(self, pen: Pen, px: np.ndarray, width: float) -> None: ...
+
+
 @dataclass
 class Pen:
     """Everything a drawer needs: target image, cell geometry, colour, style and rng."""
@@ -48,12 +59,21 @@ class Pen:
     style: InkStyle
     rng: np.random.Generator
     paper: Color = (240, 240, 240)  # the space's background, for outlined station squares
+    habits: Habits | None = None  # a shaky hand, worn or faint ink (phone profile)
 
     def to_px(self, path: np.ndarray) -> np.ndarray:
         return self.origin + path * self.cell
 
     def width(self, cells: float) -> int:
         return max(1, int(round(cells * self.cell)))
+
+    def line(self, px: np.ndarray, width: int, cells: float) -> None:
+        """Ink one line along ``px`` (pixels): ``width`` px wide, or, with habits, about
+        ``cells`` wide as the hand and pen draw it."""
+        if self.habits is None:
+            polyline(self.img, px, self.color, width)
+        else:
+            self.habits.stroke(self, px, cells * self.cell)
 
 
 # --- geometry helpers -------------------------------------------------------------------
@@ -192,7 +212,7 @@ def draw_highway(pen: Pen, path: np.ndarray) -> None:
     thin = pen.width(pen.style.line_width)
     if style.startswith("thick"):
         width = pen.width(pen.style.highway_width)
-        polyline(pen.img, px, pen.color, width)
+        pen.line(px, width, pen.style.highway_width)
         if style == "thick_dashed" and width >= 5:  # a road: light dashes down the middle
             saved, pen.color = pen.color, pen.paper
             _dashes(pen, px, 0.07, 0.07, max(1, width // 4))
@@ -200,8 +220,8 @@ def draw_highway(pen: Pen, path: np.ndarray) -> None:
         return
     half = pen.style.highway_width * 0.55 * pen.cell
     normals = _normals(px)
-    polyline(pen.img, px + normals * half, pen.color, thin)
-    polyline(pen.img, px - normals * half, pen.color, thin)
+    pen.line(px + normals * half, thin, pen.style.line_width)
+    pen.line(px - normals * half, thin, pen.style.line_width)
     if style == "double_dashed":
         _dashes(pen, px, 0.07, 0.06, max(1, thin - 1))
 
@@ -214,11 +234,11 @@ def draw_railway(pen: Pen, path: np.ndarray) -> None:
     if pen.style.railway_style == "ladder":
         half = pen.style.rail_gap * 0.5 * pen.cell
         normals = _normals(px)
-        polyline(pen.img, px + normals * half, pen.color, thin)
-        polyline(pen.img, px - normals * half, pen.color, thin)
+        pen.line(px + normals * half, thin, pen.style.line_width)
+        pen.line(px - normals * half, thin, pen.style.line_width)
         _ties(pen, px, pen.style.rail_gap * 0.5 + 0.03, pen.style.tie_spacing, tie_width)
         return
-    polyline(pen.img, px, pen.color, thin)
+    pen.line(px, thin, pen.style.line_width)
     spacing = pen.style.tie_spacing * (1.6 if pen.style.railway_style == "ties_sparse" else 1.0)
     _ties(pen, px, pen.style.tie_length * 0.5, spacing, tie_width)
 
@@ -271,9 +291,22 @@ def _is_station(kinds) -> bool:
     return {"H", "R"} <= set(kinds)
 
 
-def piece_strokes(ends: dict[str, str], style: InkStyle, rng: np.random.Generator) -> list[Stroke]:
+def _legs(a: str, b: str, rng: np.random.Generator) -> np.ndarray:
+    """A curve drawn as two straight legs: side a -> a knee between the centre and the corner
+    the curve turns round -> side b."""
+    pa, pb = np.array(MIDPOINTS[a]), np.array(MIDPOINTS[b])
+    corner = np.array(
+        [pa[0] if pa[0] in (0.0, 1.0) else pb[0], pa[1] if pa[1] in (0.0, 1.0) else pb[1]]
+    )
+    knee = CENTRE + (corner - CENTRE) * rng.uniform(0.0, 0.45) + rng.normal(0, 0.02, 2)
+    return np.concatenate([_line(pa, knee, 12), _line(knee, pb, 12)[1:]])
+
+
+def piece_strokes(
+    ends: dict[str, str], style: InkStyle, rng: np.random.Generator, legs: float = 0.0
+) -> list[Stroke]:
     """Break one piece (its ``ends``: side -> kind) into strokes in cell units, following
-    board-spec section 2."""
+    board-spec section 2; ``legs``: the share of curves drawn as two straight legs."""
     present = list(ends)
     if not present:
         return []
@@ -287,6 +320,8 @@ def piece_strokes(ends: dict[str, str], style: InkStyle, rng: np.random.Generato
     rest = [s for s in present if s not in done]
     if len(present) == 2 and len(rest) == 2 and ends[rest[0]] == ends[rest[1]]:
         a, b = rest  # a same-kind curve
+        if legs > 0 and rng.random() < legs:
+            return [Stroke(ends[a], _legs(a, b, rng))]
         curve = style.curve_style
         if curve == "mixed":
             curve = "arc" if rng.random() < 0.5 else "rounded_l"
@@ -396,9 +431,11 @@ def draw_piece(pen: Pen, token: str) -> None:
     """Ink one space token (any notation: base, odd or expansion) into the pen's cell."""
     space = read_token(token)
     # the whole drawing sits a little off: small turn about the centre and shift
-    angle = pen.rng.normal(0, 0.035)
+    habits = pen.habits
+    angle = pen.rng.normal(0, 0.035 if habits is None else habits.turn_sd)
     turn = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
-    shift = pen.rng.normal(0, 0.012, 2)
+    shift = pen.rng.normal(0, 0.012 if habits is None else habits.shift_sd, 2)
+    legs = 0.0 if habits is None else habits.legs
     crossing = _crossing(space.pieces)
     strokes: list[Stroke] = []
     if crossing is not None:
@@ -417,7 +454,7 @@ def draw_piece(pen: Pen, token: str) -> None:
                     pen.rng,
                     pen.style.lake_style == "hatched",
                 )
-            strokes += piece_strokes(_stroke_ends(piece), pen.style, pen.rng)
+            strokes += piece_strokes(_stroke_ends(piece), pen.style, pen.rng, legs)
     for stroke in strokes:
         stroke.path = (stroke.path - CENTRE) @ turn.T + CENTRE + shift
         drawer = SIDE_DRAWERS[stroke.kind]

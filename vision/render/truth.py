@@ -16,6 +16,12 @@ class RenderedPhoto:
 
     ``corners``: (4, 2) float32 pixel (x, y) of the 7x7 lattice's outer corners in board order
     top-left, top-right, bottom-right, bottom-left ("top" = the printed top of the board).
+
+    Photos rendered with a condition profile (``PhotoOptions.conditions``) also carry, and
+    write into their truth file: ``space_corners`` (7, 7, 4, 2) every space's corners in the
+    same order (on a bent sheet the grid is not one homography), ``covered`` the fraction of
+    each space that a hand, pen or die hides, ``unread`` the spaces holding marks rink does
+    not read (row, col, kind), and ``drawn`` the names of the conditions the photo has.
     """
 
     image: np.ndarray
@@ -23,16 +29,36 @@ class RenderedPhoto:
     grid: list[list[str]]
     conditions: dict = field(default_factory=dict)
     seed: int | None = None
+    space_corners: np.ndarray | None = None
+    covered: dict[tuple[int, int], float] | None = None
+    unread: list[tuple[int, int, str]] | None = None
+    drawn: list[str] | None = None
+
+    def space_quads(self) -> np.ndarray:
+        """(7, 7, 4, 2) every space's corners: as recorded, or else from the grid's corners
+        by one homography (exact for a flat board without lens distortion)."""
+        if self.space_corners is not None:
+            return self.space_corners
+        return quads_from_corners(self.corners)
 
     def to_truth(self) -> dict:
         h, w = self.image.shape[:2]
-        return {
+        truth = {
             "grid": [" ".join(row) for row in self.grid],
             "corners": [[round(float(x), 3), round(float(y), 3)] for x, y in self.corners],
             "seed": self.seed,
             "size": [int(w), int(h)],
             "conditions": self.conditions,
         }
+        if self.space_corners is not None:
+            truth["space_corners"] = np.round(self.space_corners.astype(np.float64), 3).tolist()
+        if self.covered is not None:
+            truth["covered"] = [[r, c, f] for (r, c), f in sorted(self.covered.items())]
+        if self.unread is not None:
+            truth["unread_marks"] = [[r, c, kind] for r, c, kind in self.unread]
+        if self.drawn is not None:
+            truth["conditions_drawn"] = list(self.drawn)
+        return truth
 
     def save(
         self, path: str | Path, jpeg_quality: int = 85, exif_orientation: int | None = None
@@ -80,15 +106,29 @@ def _save_jpeg_with_orientation(
     pil.save(path, "JPEG", quality=int(quality), exif=exif)
 
 
+def quads_from_corners(corners: np.ndarray) -> np.ndarray:
+    """(7, 7, 4, 2) space corners of a flat grid with outer ``corners`` (TL, TR, BR, BL)."""
+    unit = np.array([[0, 0], [7, 0], [7, 7], [0, 7]], np.float32)
+    matrix = cv2.getPerspectiveTransform(unit, np.asarray(corners, np.float32))
+    t = np.arange(8, dtype=np.float32)
+    gx, gy = np.meshgrid(t, t)
+    pts = cv2.perspectiveTransform(np.dstack([gx, gy]).reshape(-1, 1, 2), matrix).reshape(8, 8, 2)
+    return np.stack([pts[:-1, :-1], pts[:-1, 1:], pts[1:, 1:], pts[1:, :-1]], axis=2)
+
+
 @dataclass
 class Truth:
-    """A truth file read back."""
+    """A truth file read back (the profile's keys are None in files without them)."""
 
     grid: list[list[str]]
     corners: np.ndarray
     seed: int | None
     size: tuple[int, int]
     conditions: dict
+    space_corners: np.ndarray | None = None
+    covered: dict[tuple[int, int], float] | None = None
+    unread: list[tuple[int, int, str]] | None = None
+    drawn: list[str] | None = None
 
 
 def read_truth(path: str | Path) -> Truth:
@@ -106,4 +146,18 @@ def read_truth(path: str | Path) -> Truth:
         seed=data.get("seed"),
         size=tuple(data["size"]),
         conditions=data.get("conditions", {}),
+        space_corners=(
+            np.array(data["space_corners"], np.float32) if "space_corners" in data else None
+        ),
+        covered=(
+            {(int(r), int(c)): float(f) for r, c, f in data["covered"]}
+            if "covered" in data
+            else None
+        ),
+        unread=(
+            [(int(r), int(c), str(k)) for r, c, k in data["unread_marks"]]
+            if "unread_marks" in data
+            else None
+        ),
+        drawn=list(data["conditions_drawn"]) if "conditions_drawn" in data else None,
     )
