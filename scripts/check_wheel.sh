@@ -36,10 +36,11 @@ names = set(zipfile.ZipFile(sys.argv[1]).namelist())
 models = ["rink/models/" + n for n in ("cell_classifier.onnx", "cell_classifier.json",
                                        "board_orienter.onnx", "board_orienter.json",
                                        "round_numbers.onnx", "round_numbers.json")]
-missing = [n for n in models if n not in names]
+page = ["rink/serve/static/" + n for n in ("index.html", "app.js", "app.css", "icon.svg")]
+missing = [n for n in models + page if n not in names]
 unwanted = sorted(n for n in names if n.endswith(".pt"))
 if missing or unwanted:
-    sys.exit(f"check_wheel: models missing from the wheel: {missing}; "
+    sys.exit(f"check_wheel: models or page files missing from the wheel: {missing}; "
              f"training checkpoints in it: {unwanted}")
 PY
 
@@ -72,4 +73,35 @@ expected = json.loads(photo.with_suffix(".json").read_text())["expected_score"][
 if total != expected:
     sys.exit(f"check_wheel: {photo.name} scored {total}, expected {expected}")
 print(f"check_wheel: ok ({photo.name}: {total} points, rink from {installed})")
+
+# the phone page, served by the installed rink (its page files come from the wheel)
+import re
+import threading
+import time
+import urllib.request
+
+server = subprocess.Popen([rink, "serve", "night", "--port", "0"], stdout=subprocess.PIPE,
+                          stderr=subprocess.STDOUT, text=True)
+found: list[str] = []
+threading.Thread(target=lambda: [found.append(line) for line in server.stdout],
+                 daemon=True).start()
+try:
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and server.poll() is None:
+        address = [m.group(1) for line in found if (m := re.match(r"Serving at (\S+)", line))]
+        if address:
+            break
+        time.sleep(0.1)
+    else:
+        sys.exit("check_wheel: rink serve did not start: " + "".join(found))
+    with urllib.request.urlopen(address[0], timeout=10) as page:
+        html = page.read().decode()
+    with urllib.request.urlopen(address[0].rstrip("/") + "/static/app.js", timeout=10) as script:
+        script.read()
+    if "/static/app.js" not in html:
+        sys.exit("check_wheel: rink serve's page does not load its script")
+    print(f"check_wheel: ok (rink serve answered its page at {address[0]})")
+finally:
+    server.terminate()
+    server.wait(timeout=15)
 PY
