@@ -29,6 +29,7 @@ from .scene import (
 from .style import sample_board_style, sample_ink_style
 from .tokens import check_grid
 from .truth import RenderedPhoto
+from .water import WaterPainter, water_painter
 
 RENDERER_VERSION = 2  # bump when the look of renders changes (recorded in every truth file)
 _ASPECTS = (4 / 3, 3 / 4, 16 / 9, 9 / 16, 1.0, 3 / 2, 2 / 3)
@@ -100,6 +101,7 @@ def render_photo(
     rounds: list[list[int]] | None = None,
     board_only: bool = False,
     options: PhotoOptions | None = None,
+    expansions: tuple[str, ...] = (),
     **overrides,
 ) -> RenderedPhoto:
     """Render ``grid`` (7x7 tokens) as a phone photo; everything follows from ``seed``.
@@ -107,6 +109,8 @@ def render_photo(
     ``megapixels`` fixes the photo size (None: random 1..12). ``board_only`` returns the flat,
     straight-on board with its ink and no photo effects. Other conditions can be forced with
     ``options`` or keyword overrides of PhotoOptions fields (e.g. ``tilt=38, rotation=180``).
+    ``expansions`` ("river", "lake"): a Deep Blue board, its water drawn in a player's water
+    style (water_style) and its truth given the ``expansion:`` key line; () as before.
     """
     check_grid(grid)
     opts = options or PhotoOptions()
@@ -125,6 +129,10 @@ def render_photo(
         "board_style": board_style.to_json(),
         "ink_style": ink.to_json(),
     }
+    water = water_painter(grid, expansions, seed, ink, board_style)
+    extras = [f"expansion: {', '.join(expansions)}"] if expansions else []
+    if water is not None:
+        cond["water_style"] = water.style.to_json()
 
     mp = float(_pick(opts.megapixels, rng.uniform(1.0, 12.0)))
     aspect = float(_pick(opts.aspect, _ASPECTS[int(rng.choice(len(_ASPECTS), p=_ASPECT_P))]))
@@ -139,11 +147,11 @@ def render_photo(
     if board_only:
         cell = min(w, h) / max(board_cells) * 1.0
         board = draw_board(board_style, cell, _sub(seed, 3))
-        draw_grid(board, grid, board_style, ink, _sub(seed, 4), rounds)
+        _draw_ink(board, grid, board_style, ink, _sub(seed, 4), rounds, water)
         finish_print(board, board_style, _sub(seed, 5))
         cond.update(board_only=True, cell_px=cell)
         return RenderedPhoto(
-            board.image, board.lattice_corners(), [list(r) for r in grid], cond, seed
+            board.image, board.lattice_corners(), [list(r) for r in grid], cond, seed, extras
         )
 
     snap = rng.random() < 0.35
@@ -179,7 +187,7 @@ def render_photo(
     lattice_px = max(np.linalg.norm(corners[i] - corners[(i + 1) % 4]) for i in range(4))
     cell = float(np.clip(lattice_px / 7 * rng.uniform(1.0, 1.15), 12, 600))
     board = draw_board(board_style, cell, _sub(seed, 3))
-    draw_grid(board, grid, board_style, ink, _sub(seed, 4), rounds)
+    _draw_ink(board, grid, board_style, ink, _sub(seed, 4), rounds, water)
     finish_print(board, board_style, _sub(seed, 5))
     scale_cells = np.diag([1 / cell, 1 / cell, 1.0])
     homography = view.homography @ scale_cells
@@ -360,7 +368,18 @@ def render_photo(
         marker=ink.color_names[0],
         clean=opts.clean,
     )
-    return RenderedPhoto(image, corners.astype(np.float32), [list(r) for r in grid], cond, seed)
+    return RenderedPhoto(
+        image, corners.astype(np.float32), [list(r) for r in grid], cond, seed, extras
+    )
+
+
+def _draw_ink(board, grid, board_style, ink, rng, rounds, water: WaterPainter | None) -> None:
+    """The player's ink: on a Deep Blue board the lakes first, then every space."""
+    if water is None:
+        draw_grid(board, grid, board_style, ink, rng, rounds)
+        return
+    water.draw_lakes(board)
+    draw_grid(board, grid, board_style, ink, rng, rounds, water.draw_space)
 
 
 def _motion_blur(img: np.ndarray, rng: np.random.Generator, res: float) -> np.ndarray:

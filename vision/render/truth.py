@@ -23,16 +23,20 @@ class RenderedPhoto:
     grid: list[list[str]]
     conditions: dict = field(default_factory=dict)
     seed: int | None = None
+    extras: list[str] = field(default_factory=list)  # key lines, e.g. "expansion: river"
 
     def to_truth(self) -> dict:
         h, w = self.image.shape[:2]
-        return {
+        truth = {
             "grid": [" ".join(row) for row in self.grid],
             "corners": [[round(float(x), 3), round(float(y), 3)] for x, y in self.corners],
             "seed": self.seed,
             "size": [int(w), int(h)],
             "conditions": self.conditions,
         }
+        if self.extras:  # as scoring.board.board_to_json writes them
+            truth["extras"] = list(self.extras)
+        return truth
 
     def save(
         self, path: str | Path, jpeg_quality: int = 85, exif_orientation: int | None = None
@@ -89,6 +93,7 @@ class Truth:
     seed: int | None
     size: tuple[int, int]
     conditions: dict
+    extras: list[str] = field(default_factory=list)  # key lines after the 7 rows
 
 
 def read_truth(path: str | Path) -> Truth:
@@ -106,4 +111,5 @@ def read_truth(path: str | Path) -> Truth:
         seed=data.get("seed"),
         size=tuple(data["size"]),
         conditions=data.get("conditions", {}),
+        extras=list(data.get("extras", [])),
     )
