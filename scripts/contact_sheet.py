@@ -1,6 +1,10 @@
 """Render N random photos and tile them as thumbnails into one image, to eyeball variety.
 
 python scripts/contact_sheet.py --out sheet.jpg --n 12 --seed 0 [--corners] [--megapixels 2]
+    [--expansion river|lake|both|mix] [--flat]
+
+``--expansion`` draws Deep Blue boards (vision.render.water_games.water_board) with their
+water; ``--flat`` shows the flat board instead of the photo.
 """
 
 from __future__ import annotations
@@ -12,6 +16,7 @@ import cv2
 import numpy as np
 
 from vision.render import render_photo, sample_grid
+from vision.render.water_games import CHOICES, pick_expansions, water_board
 
 
 @click.command()
@@ -27,15 +32,34 @@ from vision.render import render_photo, sample_grid
 )
 @click.option("--thumb", default=400, show_default=True, type=int, help="thumbnail side, px")
 @click.option("--corners/--no-corners", default=False, help="outline the recorded lattice corners")
-def main(out_path: str, n: int, seed: int, megapixels: float, thumb: int, corners: bool) -> None:
+@click.option("--expansion", type=click.Choice(CHOICES), default=None, help="Deep Blue boards")
+@click.option("--flat", is_flag=True, help="the flat board, not the photo")
+def main(
+    out_path: str,
+    n: int,
+    seed: int,
+    megapixels: float,
+    thumb: int,
+    corners: bool,
+    expansion: str | None,
+    flat: bool,
+) -> None:
     cv2.setNumThreads(1)
     cols = math.ceil(math.sqrt(n))
     rows = math.ceil(n / cols)
     sheet = np.full((rows * thumb, cols * thumb, 3), 255, np.uint8)
     for i in range(n):
         photo_seed = seed * 1000 + i
-        grid = sample_grid(np.random.default_rng(photo_seed))
-        photo = render_photo(grid, seed=photo_seed, megapixels=megapixels)
+        rng = np.random.default_rng(photo_seed)
+        if expansion is None:
+            grid, rounds, expansions = sample_grid(rng), None, ()
+        else:
+            board = water_board(rng, pick_expansions(rng, expansion))
+            grid, rounds, expansions = board.grid, board.rounds, board.expansions
+        photo = render_photo(
+            grid, seed=photo_seed, megapixels=megapixels, rounds=rounds, board_only=flat,
+            expansions=expansions,
+        )
         img = photo.image
         if corners:
             img = img.copy()
@@ -48,7 +72,11 @@ def main(out_path: str, n: int, seed: int, megapixels: float, thumb: int, corner
         r, c = divmod(i, cols)
         y, x = r * thumb + (thumb - small.shape[0]) // 2, c * thumb + (thumb - small.shape[1]) // 2
         sheet[y : y + small.shape[0], x : x + small.shape[1]] = small
-        label = f"{photo_seed} t{photo.conditions['tilt']:.0f} r{photo.conditions['rotation']:.0f}"
+        cond = photo.conditions
+        label = str(photo_seed) if flat else f"{photo_seed} t{cond['tilt']:.0f} r{cond['rotation']:.0f}"
+        if "water_style" in cond:
+            water = cond["water_style"]
+            label += f" {'+'.join(expansions)} {water['river']} {water['lake_fill']}"
         cv2.putText(
             sheet,
             label,
