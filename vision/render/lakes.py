@@ -59,8 +59,9 @@ def piece_field(piece: WaterPiece, taper: float, x: np.ndarray, y: np.ndarray) -
     for side, depth in zip(piece.sides, piece.depths, strict=True):
         dist, along = _side_geometry(side, x, y)
         first, last = _ENDS[side]
-        reach = depth * (1.0 if first in piece.sides else _taper(along, taper))
-        reach = reach * (1.0 if last in piece.sides else _taper(1 - along, taper))
+        length = max(taper, 0.8 * depth)  # deep water keeps clear of the next side's middle
+        reach = depth * (1.0 if first in piece.sides else _taper(along, length))
+        reach = reach * (1.0 if last in piece.sides else _taper(1 - along, length))
         ratios.append(dist / np.maximum(reach, 1e-4))
     stack = np.minimum(np.stack(ratios), 50.0)
     low = stack.min(axis=0)
@@ -243,11 +244,11 @@ def _paint(roi, alpha, style: WaterStyle, color: Color, cell: float, width: int,
             _parallel_lines(paint, style.hatch_angle + 90, spacing * 1.3, color, thin, rng)
     elif fill == "dotted":
         radius = max(1, int(width * rng.uniform(0.6, 1.0)))
-        for x, y in _scatter(inside, spacing * 1.2, rng):
+        for x, y in _scatter(inside, spacing * 1.3, rng):
             cv2.circle(paint, (int(x), int(y)), radius, color, -1, cv2.LINE_AA)
     elif fill == "waves":
         length = cell * rng.uniform(0.18, 0.28)
-        for centre in _scatter(inside, spacing * 3.2, rng):
+        for centre in _scatter(inside, max(spacing * 4.5, 0.32 * cell), rng):
             ends = (centre + [[-length / 2, 0], [length / 2, 0]]).astype(int)
             h, w = inside.shape
             if all(0 <= x < w and 0 <= y < h and inside[y, x] for x, y in ends):
