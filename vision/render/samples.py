@@ -55,7 +55,7 @@ SAMPLES: tuple[tuple[str, str, int, int, dict], ...] = (
      {"megapixels": 3.0, "tilt": 16.0, "rotation": 270.0, "fill": 0.85}),
     ("board_12", "river", 185, 12,
      {"megapixels": 3.0, "tilt": 14.0, "rotation": 8.0, "fill": 0.95, "aspect": 3 / 4}),
-    ("board_13", "lake", 115, 13,
+    ("board_13", "lake", 853, 13,
      {"megapixels": 3.0, "tilt": 18.0, "rotation": 350.0, "fill": 0.88}),
 )
 

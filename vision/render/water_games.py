@@ -207,7 +207,7 @@ class Player:
             + 6.0 * e.fills
             + self.bays * e.bays
             + 2.0 * e.route_links
-            - 3.0 * alone
+            - 5.0 * alone
         )
 
 
@@ -238,7 +238,8 @@ def _place(
                 scores.append(player.value(e, die, central, started))
     if not candidates:
         return False
-    if die != "route" and (rng.random() > player.keen or max(scores) < -3.0 * (1 + player.keen)):
+    poor = max(scores) < -2.0 * (2 - player.keen)  # e.g. only a new Lake, next to nothing
+    if die != "route" and (rng.random() > player.keen or poor):
         return False  # a River or Lake die may be left undrawn
     z = np.array(scores) / (player.temperature * (1.0 if die == "route" else 0.5))
     w = np.exp(z - z.max())

@@ -24,6 +24,7 @@ CHOICES: dict[str, tuple[tuple[str, ...], tuple[float, ...]]] = {
     ),
     # shoreline: the wobbly line between water and land; "closed" also traces the space sides
     # the water reaches (not where it joins the next lake space), "none" leaves the fill alone
+    # (dotted and wave-marked lakes always get a shore, outlined ones a closed one)
     "shore": (("shore", "closed", "none"), (0.55, 0.3, 0.15)),
     "pier_end": (("none", "bar", "square"), (0.4, 0.35, 0.25)),
 }
@@ -80,8 +81,10 @@ def sample_water_style(rng: np.random.Generator, ink: InkStyle) -> WaterStyle:
     in_phase = bool(rng.random() < BANKS_IN_PHASE)
     lake_fill = _choose(rng, "lake_fill")
     shore = _choose(rng, "shore")
-    if lake_fill in ("outline", "dotted", "waves") and shore == "none":
+    if lake_fill in ("dotted", "waves") and shore == "none":
         shore = "shore"  # marks alone do not say where the water ends
+    if lake_fill == "outline":
+        shore = "closed"  # a bare shore arc does not say which side is water
     return WaterStyle(
         color=color if pen == "blue" else None,
         river=_choose(rng, "river"),
