@@ -120,8 +120,7 @@ def _draw_water(grid, style: WaterStyle, cell: int = 48) -> tuple[np.ndarray, Wa
     board = FlatBoard(image, np.array([cell, cell], float), float(cell))
     ink = sample_ink_style(np.random.default_rng(1))
     ink.colors, ink.opacity, ink.end_error = [(20, 20, 20)], 1.0, 0.03
-    board_style = type("S", (), {"box_corner": "tl", "box_size": 0.22})()
-    painter = WaterPainter(grid, style, ink, board_style, np.random.default_rng(2))
+    painter = WaterPainter(grid, style, ink, ("tl", 0.22), np.random.default_rng(2))
     painter.draw_lakes(board)
     rng = np.random.default_rng(3)
     for r in range(7):

@@ -1,7 +1,7 @@
 """A Deep Blue board's water on the flat board: lake areas over the whole lattice first, then
 space by space the rivers, bridges and piers (``draw_grid``'s space drawer).
 
-    painter = WaterPainter(grid, style, ink, board_style, rng)
+    painter = WaterPainter(grid, style, ink, (board_style.box_corner, board_style.box_size), rng)
     painter.draw_lakes(board)                            # before the routes
     draw_grid(..., space_drawer=painter.draw_space)      # True where it drew the space
 
@@ -66,13 +66,14 @@ class WaterPainter:
         grid: list[list[str]],
         style: WaterStyle,
         ink: InkStyle,
-        board_style: BoardStyle,
+        box: tuple[str, float] | None,
         rng: np.random.Generator,
     ) -> None:
+        """``box``: the round-number box (its corner and side in spaces) a fill may leave."""
         self.grid = grid
         self.style = style
         self.ink = ink
-        self.box = (board_style.box_corner, board_style.box_size)
+        self.box = box
         self.lakes = Lakes(grid, style, rng)
         self.rng = rng
 
@@ -232,4 +233,5 @@ def water_painter(
     if not expansions:
         return None
     style = sample_water_style(np.random.default_rng([seed, 10]), ink)
-    return WaterPainter(grid, style, ink, board_style, np.random.default_rng([seed, 11]))
+    box = (board_style.box_corner, board_style.box_size)
+    return WaterPainter(grid, style, ink, box, np.random.default_rng([seed, 11]))
