@@ -33,7 +33,7 @@ from .pieces import (
 from .rivers import draw_river
 from .style import BoardStyle, Color, InkStyle
 from .tokens import markers, read_token
-from .water_games import is_water
+from .water_games import EXPANSIONS, is_water
 from .water_style import WaterStyle, sample_water_style
 
 _AXES = (("N", "S"), ("E", "W"))
@@ -213,8 +213,6 @@ class WaterPainter:
             width = pen.width(pen.style.line_width * 1.2)
             cv2.polylines(pen.img, [px], True, pen.color, width, cv2.LINE_AA, shift=SHIFT)
 
-
-EXPANSIONS = ("river", "lake")
 
 
 def water_painter(
