@@ -1,10 +1,12 @@
 """Render N random photos and tile them as thumbnails into one image, to eyeball variety.
 
 python scripts/contact_sheet.py --out sheet.jpg --n 12 --seed 0 [--corners] [--megapixels 2]
-    [--conditions phone] [--spaces]
+    [--conditions phone] [--spaces] [--expansion river|lake|both|mix] [--flat]
 
 With ``--conditions`` the photos get a condition profile (vision.render.phone.PROFILES) and each
 label names the conditions drawn; ``--spaces`` outlines every recorded space instead.
+``--expansion`` draws Deep Blue boards (vision.render.water_games.water_board) with their
+water; ``--flat`` shows the flat board instead of the photo.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import numpy as np
 
 from vision.render import PhotoOptions, render_photo, sample_grid
 from vision.render.phone import PROFILES
+from vision.render.water_games import CHOICES, pick_expansions, water_board
 
 
 @click.command()
@@ -39,6 +42,8 @@ from vision.render.phone import PROFILES
     help="render with this condition profile (default: the renderer's own conditions)",
 )
 @click.option("--spaces", is_flag=True, help="outline every space's recorded corners")
+@click.option("--expansion", type=click.Choice(CHOICES), default=None, help="Deep Blue boards")
+@click.option("--flat", is_flag=True, help="the flat board, not the photo")
 def main(
     out_path: str,
     n: int,
@@ -48,6 +53,8 @@ def main(
     corners: bool,
     conditions: str | None,
     spaces: bool,
+    expansion: str | None,
+    flat: bool,
 ) -> None:
     cv2.setNumThreads(1)
     cols = math.ceil(math.sqrt(n))
@@ -55,10 +62,15 @@ def main(
     sheet = np.full((rows * thumb, cols * thumb, 3), 255, np.uint8)
     for i in range(n):
         photo_seed = seed * 1000 + i
-        grid = sample_grid(np.random.default_rng(photo_seed))
+        rng = np.random.default_rng(photo_seed)
+        if expansion is None:
+            grid, rounds, expansions = sample_grid(rng), None, ()
+        else:
+            board = water_board(rng, pick_expansions(rng, expansion))
+            grid, rounds, expansions = board.grid, board.rounds, board.expansions
         photo = render_photo(
-            grid, seed=photo_seed, megapixels=megapixels,
-            options=PhotoOptions(conditions=conditions),
+            grid, seed=photo_seed, megapixels=megapixels, rounds=rounds, board_only=flat,
+            expansions=expansions, options=PhotoOptions(conditions=conditions),
         )
         img = photo.image
         if spaces:
@@ -76,7 +88,11 @@ def main(
         r, c = divmod(i, cols)
         y, x = r * thumb + (thumb - small.shape[0]) // 2, c * thumb + (thumb - small.shape[1]) // 2
         sheet[y : y + small.shape[0], x : x + small.shape[1]] = small
-        label = f"{photo_seed} t{photo.conditions['tilt']:.0f} r{photo.conditions['rotation']:.0f}"
+        cond = photo.conditions
+        label = str(photo_seed) if flat else f"{photo_seed} t{cond['tilt']:.0f} r{cond['rotation']:.0f}"
+        if "water_style" in cond:
+            water = cond["water_style"]
+            label += f" {'+'.join(expansions)} {water['river']} {water['lake_fill']}"
         lines = [label] + _wrap(" ".join(photo.drawn or []), thumb // 8)
         for k, text in enumerate(lines):
             cv2.putText(

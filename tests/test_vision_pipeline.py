@@ -24,7 +24,13 @@ from vision.render import render_photo, sample_grid
 from vision.review import ReviewEntry
 
 ROOT = Path(__file__).resolve().parent.parent
-SAMPLES = sorted((ROOT / "sample_photos").glob("board_*.jpg"))
+# the base-game samples: the Deep Blue ones (truth with an ``expansion:`` key line, board_12
+# river, board_13 lake) wait for the reader to learn water (issue 16, Reading)
+SAMPLES = sorted(
+    photo
+    for photo in (ROOT / "sample_photos").glob("board_*.jpg")
+    if "extras" not in json.loads(photo.with_suffix(".json").read_text())
+)
 REPO_MODELS = ROOT / "models"  # the training checkpoint is not shipped in the package
 
 

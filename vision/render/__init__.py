@@ -12,7 +12,8 @@ Everything follows from the seed. Conditions can be forced by keyword (PhotoOpti
 with scoring.space), style (random looks), board_art (the printed board), pieces + marks
 (hand-drawn spaces, expansion drawings), drawing (the player's ink on the board), games (what
 gets drawn), camera + scene + photo (the photo), truth (result and truth file), command
-(``rink render``), samples.
+(``rink render``), samples. Deep Blue boards (``render_photo(..., expansions=("river",))``):
+water_games (River and Lake games), water_style + lakes + rivers + water (their drawing).
 """
 
 from .games import expansion_board, sample_board, sample_grid

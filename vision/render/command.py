@@ -8,6 +8,7 @@ import click
 import numpy as np
 
 from .phone import PROFILES
+from .water_games import CHOICES
 
 
 def render_many(
@@ -20,6 +21,7 @@ def render_many(
     exif_rate: float = 0.0,
     expansions: bool = False,
     conditions: str | None = None,
+    expansion: str | None = None,
 ) -> list[Path]:
     """Render ``n`` photos ``render_<seed>_<i>.<fmt>`` with truth JSON beside each.
 
@@ -27,24 +29,35 @@ def render_many(
     with an EXIF Orientation tag (their truth describes the photo as shown). ``expansions``
     draws boards mixing expansion drawings into random spaces instead of ``sample_board``;
     ``conditions`` names a condition profile (phone.PROFILES) to render with.
+    ``expansion`` (water_games.CHOICES: river, lake, both, mix) draws Deep Blue boards
+    (water_games.water_board) with their water and ``expansion:`` key line instead.
     """
     import cv2
 
     from .games import expansion_board, sample_board
     from .photo import PhotoOptions, render_photo
+    from .water_games import pick_expansions, water_board
 
     cv2.setNumThreads(1)
     written = []
     for i in range(n):
         photo_seed = seed * 1_000_003 + i
         board_rng = np.random.default_rng([photo_seed, 99])
-        board = expansion_board(board_rng) if expansions else sample_board(board_rng)
+        played: tuple[str, ...] = ()
+        if expansion is not None:
+            played = pick_expansions(board_rng, expansion)
+            board = water_board(board_rng, played)
+        elif expansions:
+            board = expansion_board(board_rng)
+        else:
+            board = sample_board(board_rng)
         photo = render_photo(
             board.grid,
             seed=photo_seed,
             megapixels=megapixels,
             rounds=board.rounds,
             options=PhotoOptions(conditions=conditions),
+            expansions=played,
         )
         photo.conditions["board_kind"] = board.kind
         pick = np.random.default_rng([photo_seed, 98])
@@ -99,6 +112,12 @@ def render_many(
     "sheet (phone_marks: also marks rink does not read)",
 )
 @click.option(
+    "--expansion",
+    type=click.Choice(CHOICES),
+    default=None,
+    help="Deep Blue boards played with River, Lake, both, or a mix of the three (45/45/10 %)",
+)
+@click.option(
     "--samples", is_flag=True, help="write the fixed sample photos (sample_photos/board_NN) instead"
 )
 def render(
@@ -111,17 +130,21 @@ def render(
     exif_rate: float,
     expansions: bool,
     conditions: str | None,
+    expansion: str | None,
     samples: bool,
 ) -> None:
     """Render N synthetic phone photos of drawn boards, each with <stem>.json ground truth."""
     from .samples import write_samples
 
+    if expansions and expansion:
+        raise click.UsageError("--expansions and --expansion draw different boards; give one")
     try:
         if samples:
             paths = write_samples(out_dir, quality)
         else:
             paths = render_many(
-                out_dir, n, seed, megapixels, fmt, quality, exif_rate, expansions, conditions
+                out_dir, n, seed, megapixels, fmt, quality, exif_rate, expansions, conditions,
+                expansion,
             )
     except OSError as err:
         message = f"{out_dir}: cannot write there ({err.strerror or err})"

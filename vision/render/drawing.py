@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import cv2
@@ -84,8 +85,10 @@ def draw_grid(
     ink: InkStyle,
     rng: np.random.Generator,
     rounds: list[list[int]] | None = None,
+    space_drawer: Callable[[Pen, int, int], bool] | None = None,
 ) -> None:
-    """Ink the 7x7 tokens (and round numbers) onto the board."""
+    """Ink the 7x7 tokens (and round numbers) onto the board. ``space_drawer(pen, row, col)``
+    may ink a space itself (water.WaterPainter.draw_space) and say so; else draw_piece does."""
     numbers = numbers_written(rng)
     # ghosts of an erased earlier game first, underneath
     for _ in range(ink.ghosts):
@@ -106,7 +109,9 @@ def draw_grid(
             number = rounds[r][c] if rounds else int(rng.integers(1, 8))
             paper = board_style.central_tint if 2 <= r <= 4 and 2 <= c <= 4 else board_style.tint
             layer = _cell_layer(board, r, c)
-            draw_piece(Pen(layer.image, layer.origin, board.cell, color, ink, rng, paper), token)
+            pen = Pen(layer.image, layer.origin, board.cell, color, ink, rng, paper)
+            if space_drawer is None or not space_drawer(pen, r, c):
+                draw_piece(pen, token)
             if numbers and number > 0:
                 _round_number(
                     layer.image, layer.origin, board.cell, board_style, ink, color, number, rng

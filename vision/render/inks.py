@@ -124,6 +124,7 @@ def draw_grid_phone(
     habits: StrokeHabits,
     density: np.ndarray,
     marks=(),
+    space_drawer=None,
 ) -> None:
     """``drawing.draw_grid`` for the phone profile: the same spaces and round numbers, drawn
     with ``habits`` onto one ink layer (with ``marks``: callables drawing on it), blended
@@ -149,7 +150,8 @@ def draw_grid_phone(
             paper = board_style.central_tint if 2 <= r <= 4 and 2 <= c <= 4 else board_style.tint
             origin = board.cell_origin(r, c)
             pen = Pen(inked, origin, board.cell, color, ink, rng, paper, habits)
-            draw_piece(pen, token)
+            if space_drawer is None or not space_drawer(pen, r, c):
+                draw_piece(pen, token)
             if numbers and number > 0:
                 _round_number(inked, origin, board.cell, board_style, ink, color, number, rng)
     for mark in marks:

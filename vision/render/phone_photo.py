@@ -112,7 +112,10 @@ class PhonePhoto:
         ink: InkStyle,
         rng: np.random.Generator,
         rounds: list[list[int]] | None,
+        space_drawer=None,
     ) -> None:
+        """The player's ink through the profile's habits and inks; ``space_drawer`` as in
+        ``drawing.draw_grid`` (water drawn for a Deep Blue board)."""
         density = ink_density(board.image.shape[:2], board.cell, ink, self.texture, self.ink_rng)
         drawers = []
         if self.draw.unread_marks:
@@ -130,7 +133,8 @@ class PhonePhoto:
                         mrng,
                     )
                 )
-        draw_grid_phone(board, grid, board_style, ink, rng, rounds, self.habits, density, drawers)
+        draw_grid_phone(board, grid, board_style, ink, rng, rounds, self.habits, density, drawers,
+                        space_drawer)
 
     # --- the sheet -------------------------------------------------------------------
     def fit_sheet(self, view: View, board_cells, keep_cells: np.ndarray) -> None:

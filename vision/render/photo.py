@@ -32,6 +32,7 @@ from .sheet import warp_sheet
 from .style import sample_board_style, sample_ink_style
 from .tokens import check_grid
 from .truth import RenderedPhoto
+from .water import WaterPainter, water_painter
 
 RENDERER_VERSION = 2  # bump when the look of renders changes (recorded in every truth file)
 _ASPECTS = (4 / 3, 3 / 4, 16 / 9, 9 / 16, 1.0, 3 / 2, 2 / 3)
@@ -106,6 +107,7 @@ def render_photo(
     rounds: list[list[int]] | None = None,
     board_only: bool = False,
     options: PhotoOptions | None = None,
+    expansions: tuple[str, ...] = (),
     **overrides,
 ) -> RenderedPhoto:
     """Render ``grid`` (7x7 tokens) as a phone photo; everything follows from ``seed``.
@@ -113,6 +115,8 @@ def render_photo(
     ``megapixels`` fixes the photo size (None: random 1..12). ``board_only`` returns the flat,
     straight-on board with its ink and no photo effects. Other conditions can be forced with
     ``options`` or keyword overrides of PhotoOptions fields (e.g. ``tilt=38, rotation=180``).
+    ``expansions`` ("river", "lake"): a Deep Blue board, its water drawn in a player's water
+    style (water_style) and its truth given the ``expansion:`` key line; () as before.
     """
     check_grid(grid)
     opts = options or PhotoOptions()
@@ -137,6 +141,10 @@ def render_photo(
         "board_style": board_style.to_json(),
         "ink_style": ink.to_json(),
     }
+    water = water_painter(grid, expansions, seed, ink, board_style)
+    extras = [f"expansion: {', '.join(expansions)}"] if expansions else []
+    if water is not None:
+        cond["water_style"] = water.style.to_json()
 
     mp = float(_pick(opts.megapixels, rng.uniform(1.0, 12.0)))
     aspect = float(_pick(opts.aspect, _ASPECTS[int(rng.choice(len(_ASPECTS), p=_ASPECT_P))]))
@@ -151,14 +159,12 @@ def render_photo(
     if board_only:
         cell = min(w, h) / max(board_cells) * 1.0
         board = draw_board(board_style, cell, _sub(seed, 3))
-        if phone is None:
-            draw_grid(board, grid, board_style, ink, _sub(seed, 4), rounds)
-        else:
-            phone.draw_ink(board, grid, board_style, ink, _sub(seed, 4), rounds)
+        _draw_ink(board, grid, board_style, ink, _sub(seed, 4), rounds, phone, water)
         finish_print(board, board_style, _sub(seed, 5))
         cond.update(board_only=True, cell_px=cell)
         photo = RenderedPhoto(
-            board.image, board.lattice_corners(), [list(r) for r in grid], cond, seed
+            board.image, board.lattice_corners(), [list(r) for r in grid], cond, seed,
+            extras=extras,
         )
         if phone is not None:
             cond.update(phone=phone.conditions())
@@ -202,10 +208,7 @@ def render_photo(
     lattice_px = max(np.linalg.norm(corners[i] - corners[(i + 1) % 4]) for i in range(4))
     cell = float(np.clip(lattice_px / 7 * rng.uniform(1.0, 1.15), 12, 600))
     board = draw_board(board_style, cell, _sub(seed, 3))
-    if phone is None:
-        draw_grid(board, grid, board_style, ink, _sub(seed, 4), rounds)
-    else:
-        phone.draw_ink(board, grid, board_style, ink, _sub(seed, 4), rounds)
+    _draw_ink(board, grid, board_style, ink, _sub(seed, 4), rounds, phone, water)
     finish_print(board, board_style, _sub(seed, 5))
     if phone is not None:
         phone.shade(board)
@@ -402,7 +405,9 @@ def render_photo(
         marker=ink.color_names[0],
         clean=opts.clean,
     )
-    photo = RenderedPhoto(image, corners.astype(np.float32), [list(r) for r in grid], cond, seed)
+    photo = RenderedPhoto(
+        image, corners.astype(np.float32), [list(r) for r in grid], cond, seed, extras=extras
+    )
     if phone is not None:
         cond.update(phone=phone.conditions())
         photo.space_corners = phone.space_corners(view, lattice_cells).astype(np.float32)
@@ -410,6 +415,20 @@ def render_photo(
         photo.unread = list(phone.marks)
         photo.drawn = phone.names(mp, fill)
     return photo
+
+
+def _draw_ink(board, grid, board_style, ink, rng, rounds, phone, water: WaterPainter | None
+              ) -> None:
+    """The player's ink: on a Deep Blue board the lakes first, then every space (through
+    the phone profile's stroke habits and inks when it is on)."""
+    drawer = None
+    if water is not None:
+        water.draw_lakes(board)
+        drawer = water.draw_space
+    if phone is None:
+        draw_grid(board, grid, board_style, ink, rng, rounds, drawer)
+    else:
+        phone.draw_ink(board, grid, board_style, ink, rng, rounds, space_drawer=drawer)
 
 
 def _motion_blur(img: np.ndarray, rng: np.random.Generator, res: float) -> np.ndarray:

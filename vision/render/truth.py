@@ -33,6 +33,7 @@ class RenderedPhoto:
     covered: dict[tuple[int, int], float] | None = None
     unread: list[tuple[int, int, str]] | None = None
     drawn: list[str] | None = None
+    extras: list[str] = field(default_factory=list)  # key lines, e.g. "expansion: river"
 
     def space_quads(self) -> np.ndarray:
         """(7, 7, 4, 2) every space's corners: as recorded, or else from the grid's corners
@@ -58,6 +59,8 @@ class RenderedPhoto:
             truth["unread_marks"] = [[r, c, kind] for r, c, kind in self.unread]
         if self.drawn is not None:
             truth["conditions_drawn"] = list(self.drawn)
+        if self.extras:  # as scoring.board.board_to_json writes them
+            truth["extras"] = list(self.extras)
         return truth
 
     def save(
@@ -129,6 +132,7 @@ class Truth:
     covered: dict[tuple[int, int], float] | None = None
     unread: list[tuple[int, int, str]] | None = None
     drawn: list[str] | None = None
+    extras: list[str] = field(default_factory=list)  # key lines after the 7 rows
 
 
 def read_truth(path: str | Path) -> Truth:
@@ -160,4 +164,5 @@ def read_truth(path: str | Path) -> Truth:
             else None
         ),
         drawn=list(data["conditions_drawn"]) if "conditions_drawn" in data else None,
+        extras=list(data.get("extras", [])),
     )
