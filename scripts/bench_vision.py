@@ -5,7 +5,9 @@
 Renders ``--n`` photos at 12 MP (seeds from ``--seed``), saves them as JPEG (quality 90),
 then reads each ``--repeat`` times with one thread everywhere (OpenCV, onnxruntime) and
 prints the median and 90th percentile milliseconds of each stage, with the 4-turn test-time
-augmentation for unsure spaces (the default), for all spaces, and without it.
+augmentation for unsure spaces (the default), for all spaces, and without it. Beside the stage
+times it prints the whole read against a full-colour ``cv2.imread`` of the same photo (issue
+14's yardstick: at most 1.5 times that at 12 MP, and at most 80 ms at 5 MP).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import argparse
 import os
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 os.environ["OMP_NUM_THREADS"] = "1"
@@ -53,6 +56,8 @@ def main(argv: list[str] | None = None) -> int:
         size_mb = np.mean([p.stat().st_size for p in paths]) / 1e6
         h, w = photo.image.shape[:2]
         print(f"{args.n} photos of {w}x{h} ({w * h / 1e6:.1f} MP), JPEG {size_mb:.1f} MB each")
+        imread_ms = {path: _imread_ms(path, args.repeat) for path in paths}
+        print(f"full-colour cv2.imread: median {np.median(list(imread_ms.values())):.1f} ms")
         modes = {"4 turns for unsure spaces (default)": ClassifyParams(),
                  "4 turns for all spaces": ClassifyParams(sure=None),
                  "off": ClassifyParams(turns=1)}
@@ -60,6 +65,7 @@ def main(argv: list[str] | None = None) -> int:
             rec = Recognizer.load(args.models, threads=1, params=ReadParams(classify=tta))
             rec.read(paths[0])  # warm-up
             times: dict[str, list[float]] = {k: [] for k in STAGES}
+            ratios: list[float] = []
             failures = 0
             for _ in range(args.repeat):
                 for path in paths:
@@ -70,13 +76,27 @@ def main(argv: list[str] | None = None) -> int:
                         continue
                     for k in STAGES:
                         times[k].append(reading.timings[k] * 1000)
+                    ratios.append(reading.timings["total"] * 1000 / imread_ms[path])
             print(f"\ntest-time augmentation {mode}; "
                   f"model load {rec.load_seconds * 1000:.0f} ms; {failures} reads failed")
             print(f"{'stage':10s} {'median ms':>10s} {'p90 ms':>8s}")
             for k in STAGES:
                 if times[k]:
                     print(f"{k:10s} {np.median(times[k]):10.1f} {np.percentile(times[k], 90):8.1f}")
+            if ratios:
+                print(f"whole read / cv2.imread of the same photo: median {np.median(ratios):.2f}, "
+                      f"p90 {np.percentile(ratios, 90):.2f}")
     return 0
+
+
+def _imread_ms(path: Path, repeat: int) -> float:
+    """Median milliseconds of a full-colour, full-size ``cv2.imread`` of ``path``."""
+    spent = []
+    for _ in range(max(repeat, 3)):
+        start = time.perf_counter()
+        cv2.imread(str(path), cv2.IMREAD_COLOR)
+        spent.append((time.perf_counter() - start) * 1000)
+    return float(np.median(spent))
 
 
 if __name__ == "__main__":
