@@ -39,7 +39,7 @@ from vision.recognizer import PhotoError, ReadParams, Recognizer
 from vision.render import PhotoOptions, render_photo, sample_grid
 from vision.render.phone import PROFILES
 
-STAGES = ("load", "locate", "rectify", "orient", "classify", "decode", "total")
+STAGES = ("load", "locate", "rectify", "orient", "classify", "decode", "ink_check", "total")
 _recognizer: Recognizer | None = None
 
 
