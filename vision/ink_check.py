@@ -50,6 +50,8 @@ class InkCheckParams:
     # (calibrated on seeds 7300000-7300099 and 8700000-8700079)
     floor_quantile: float = 0.15
     floor_margin: float = 0.03
+    min_paper: float = 50.0  # paper darker than this (0-255, darkest channel): no check, since
+    # in so dark a photo noise passes for ink and shadow for a hand
     cover_paper_spaces: int = 3  # width of the paper estimate for covering blobs, in spaces
     cover_contrast: float = 0.4  # darker than that paper by this much: not paper
     cover_blob: float = 0.31  # opening width (spaces): strokes vanish, blobs stay
@@ -62,6 +64,8 @@ class InkMeasures:
 
     ink: np.ndarray
     covered: np.ndarray
+    paper: float = 255.0
+    """The paper's median level inside the lattice (darkest channel, 0-255)."""
 
 
 def _interior_mask(cell_px: int, params: InkCheckParams) -> np.ndarray:
@@ -97,7 +101,8 @@ def measure_ink(flat: np.ndarray, board: CanonicalBoard,
     cell = board.cell_px
     darkest = darkest_channel(flat)
     grey = darkest.astype(np.float32)
-    contrast = 1.0 - grey / _paper(darkest, cell // 2)
+    paper = _paper(darkest, cell // 2)
+    contrast = 1.0 - grey / paper
     inside = _spaces(contrast, board)[:, :, _interior_mask(cell, params)]  # (7, 7, n)
     k = max(1, round(params.top_fraction * inside.shape[-1]))
     top = np.partition(inside, inside.shape[-1] - k, axis=-1)[..., -k:]
@@ -109,7 +114,8 @@ def measure_ink(flat: np.ndarray, board: CanonicalBoard,
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (blob, blob))
     blobs = cv2.morphologyEx(not_paper, cv2.MORPH_OPEN, kernel)
     covered = _spaces(blobs, board).mean(axis=(2, 3))
-    return InkMeasures(ink=ink.astype(np.float32), covered=covered.astype(np.float32))
+    return InkMeasures(ink=ink.astype(np.float32), covered=covered.astype(np.float32),
+                       paper=float(np.median(_spaces(paper, board))))
 
 
 def ink_threshold(measures: InkMeasures, params: InkCheckParams = InkCheckParams()) -> float:
@@ -122,12 +128,15 @@ def ink_threshold(measures: InkMeasures, params: InkCheckParams = InkCheckParams
 
 def check_ink(grid: list[list[str]], review: list[ReviewEntry], measures: InkMeasures,
               params: InkCheckParams = InkCheckParams()) -> list[ReviewEntry]:
-    """The review list with the ink check's findings added; tokens are never changed.
+    """The review list with the ink check's findings added; tokens are never changed. A
+    board too dark to tell ink from noise (``min_paper``) gets no findings.
 
     A covered space is listed as covered whatever it was read as (an entry already there
     gets the reason in front of its own); a space read as empty that holds ink is listed
     as "ink seen, read as empty" (an existing entry for it is kept as it is).
     """
+    if measures.paper < params.min_paper:
+        return list(review)
     entries = {(item.row, item.col): item for item in review}
     threshold = ink_threshold(measures, params)
     added: list[ReviewEntry] = []
