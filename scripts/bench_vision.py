@@ -31,7 +31,7 @@ from vision.model_files import models_dir
 from vision.recognizer import PhotoError, ReadParams, Recognizer
 from vision.render import render_photo, sample_grid
 
-STAGES = ("load", "locate", "rectify", "orient", "classify", "decode", "total")
+STAGES = ("load", "locate", "rectify", "orient", "classify", "decode", "ink_check", "total")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -75,7 +75,7 @@ def main(argv: list[str] | None = None) -> int:
                         failures += 1
                         continue
                     for k in STAGES:
-                        times[k].append(reading.timings[k] * 1000)
+                        times[k].append(reading.timings.get(k, 0.0) * 1000)
                     ratios.append(reading.timings["total"] * 1000 / imread_ms[path])
             print(f"\ntest-time augmentation {mode}; "
                   f"model load {rec.load_seconds * 1000:.0f} ms; {failures} reads failed")

@@ -33,13 +33,14 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from vision.classify import ClassifyParams
+from vision.ink_check import InkCheckParams
 from vision.model_files import models_dir
 from vision.model_meta import META_FILE, ModelMeta, rotate_token
 from vision.recognizer import PhotoError, ReadParams, Recognizer
 from vision.render import PhotoOptions, render_photo, sample_grid
 from vision.render.phone import PROFILES
 
-STAGES = ("load", "locate", "rectify", "orient", "classify", "decode", "total")
+STAGES = ("load", "locate", "rectify", "orient", "classify", "decode", "ink_check", "total")
 _recognizer: Recognizer | None = None
 
 
@@ -62,10 +63,11 @@ TTA_MODES = {"unsure": ClassifyParams(), "all": ClassifyParams(sure=None),
              "off": ClassifyParams(turns=1)}
 
 
-def _init(models: str, tta: str) -> None:
+def _init(models: str, tta: str, ink_check: bool = True) -> None:
     global _recognizer
     cv2.setNumThreads(1)
-    _recognizer = Recognizer.load(models, params=ReadParams(classify=TTA_MODES[tta]))
+    _recognizer = Recognizer.load(models, params=ReadParams(
+        classify=TTA_MODES[tta], ink=InkCheckParams(enabled=ink_check)))
 
 
 COVERED = 0.2  # a space this much hidden by a hand, pen or die counts as covered
@@ -238,6 +240,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--conditions", choices=sorted(PROFILES), default=None,
                         help="render with this condition profile and report figures per "
                              "condition (default: the renderer's own conditions)")
+    parser.add_argument("--no-ink-check", action="store_true",
+                        help="read without the ink check (vision.ink_check), for before/after")
     parser.add_argument("--write-meta", action="store_true",
                         help="record the figures in the model metadata (models/*.json)")
     args = parser.parse_args(argv)
@@ -245,7 +249,8 @@ def main(argv: list[str] | None = None) -> int:
     start = time.time()
     args.csv.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp, \
-            Pool(args.workers, initializer=_init, initargs=(args.models, args.tta)) as pool:
+            Pool(args.workers, initializer=_init, initargs=(args.models, args.tta,
+                                                         not args.no_ink_check)) as pool:
         jobs = [(args.seed + i, args.megapixels, tmp) + ((args.conditions,) if args.conditions
                                                           else ()) for i in range(args.n)]
         rows = []

@@ -9,7 +9,8 @@ Stages (each timed in ``reading.timings``): load (decode the photo, reduced), lo
 lattice, or check the corners given by hand), rectify (one warp to the canonical board as
 found, flat-fielding), orient (which side is the top: Exit marks, artwork, round numbers; the
 straightened board is then turned, not warped again, and cut into 49 crops), classify (one
-batched ONNX call), decode (tokens, neighbour prior, review list). When to refuse a photo
+batched ONNX call), decode (tokens, neighbour prior, review list), ink_check (vision.ink_check:
+ink read as empty and covered spaces added to the review list, tokens unchanged). When to refuse a photo
 and when to warn is vision.acceptance's policy.
 """
 
@@ -35,6 +36,7 @@ from vision.crops import ink_darkness, space_crops
 from vision.decode import DecodeParams, decode
 from vision.errors import PhotoError
 from vision.image_io import LoadedPhoto, load_source
+from vision.ink_check import InkCheckParams, check_ink, measure_ink
 from vision.locate import LocateParams, find_lattice
 from vision.model_files import models_dir as shipped_models_dir
 from vision.orient import WIDE_BOARD, BoardOrienter, OrientParams
@@ -64,6 +66,7 @@ class ReadParams:
     classify: ClassifyParams = field(default_factory=ClassifyParams)
     decode: DecodeParams = field(default_factory=DecodeParams)
     acceptance: AcceptanceParams = field(default_factory=AcceptanceParams)
+    ink: InkCheckParams = field(default_factory=InkCheckParams)
 
 
 @dataclass
@@ -182,10 +185,15 @@ class Recognizer:
             decoded = decode(probs, self.classifier.meta.classes, self.params.decode)
         if not lattice.given:
             accept_reading(photo, decoded, upright.confidence, self.params.acceptance)
+        review = decoded.review
+        if self.params.ink.enabled:  # after acceptance: its flags never refuse a photo
+            with clock("ink_check"):
+                measures = measure_ink(upright.flat, self.board, self.params.ink)
+                review = check_ink(decoded.grid, review, measures, self.params.ink)
         return PhotoReading(
             source=photo.name if isinstance(source, np.ndarray) else str(source),
             grid=decoded.grid, probs=probs, classes=list(self.classifier.meta.classes),
-            review=decoded.review, corners=(upright.corners / photo.scale).astype(np.float32),
+            review=review, corners=(upright.corners / photo.scale).astype(np.float32),
             confidence=lattice.confidence, orientation_confidence=upright.confidence,
             board_image=upright.flat, board=self.board, timings=clock.timings(),
             warnings=lattice.warnings + orientation_warnings(upright.confidence,

@@ -1,0 +1,161 @@
+"""An independent ink check: ink the reading does not explain, and spaces something covers.
+
+The cell classifier can read a drawn space as empty when the ink is faint (pencil, pale
+markers, worn dry-erase, dim rooms), and it has no notion of a hand, pen or die lying on the
+sheet. This check needs no training: on the straightened upright board it measures, per
+space,
+
+- ``ink``: local contrast of the space's own ink against its own paper, away from the printed
+  lattice and the corner round-number boxes (a band along each printed line and the corner
+  patches of ``vision.round_numbers`` are masked out). It is the mean of the darkest
+  ``top_fraction`` of the remaining pixels after dividing by a local estimate of the paper (a
+  closing about half a space wide, as ``vision.crops.ink_darkness``), unscaled, so a faint
+  pencil stroke counts on a board whose printed frame is black;
+- ``covered``: the fraction of the space under a large non-paper blob, against the paper
+  estimated over several spaces (a hand, a pen body, a die are much wider than any stroke,
+  so they survive a morphological opening that removes strokes).
+
+``check_ink`` turns the measures into review entries; it never changes a token.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.crops import darkest_channel
+from vision.rectify import GRID, CanonicalBoard
+from vision.review import ReviewEntry
+from vision.round_numbers import PATCH_FRACTION
+
+INK_SEEN = "ink seen, read as empty"
+COVERED = "covered (hand, pen or die?)"
+
+
+@dataclass(frozen=True)
+class InkCheckParams:
+    """The ink check's tunables. Calibrated on renders of seeds 8700000-8700079 (phone
+    profile) and 7200000-7200059 (the renderer's own conditions), none used for the figures
+    in docs/VISION.md."""
+
+    enabled: bool = True
+    line_band: float = 0.14  # spaces masked along each printed line, inside the space
+    box: float = PATCH_FRACTION  # corner patches masked (round-number boxes), in spaces
+    top_fraction: float = 0.125  # the darkest share of the unmasked pixels that is averaged
+    ink_contrast: float = 0.19  # mean contrast of that share above which a space holds ink
+    # ... or, on a noisy board (dim room, grainy paper), above the board's own floor: this
+    # quantile of the contrast of all its 49 spaces (the emptiest ones), plus a margin
+    # (calibrated on seeds 7300000-7300099 and 8700000-8700079)
+    floor_quantile: float = 0.15
+    floor_margin: float = 0.03
+    min_paper: float = 50.0  # paper darker than this (0-255, darkest channel): no check, since
+    # in so dark a photo noise passes for ink and shadow for a hand
+    cover_paper_spaces: int = 3  # width of the paper estimate for covering blobs, in spaces
+    cover_contrast: float = 0.4  # darker than that paper by this much: not paper
+    cover_blob: float = 0.31  # opening width (spaces): strokes vanish, blobs stay
+    covered: float = 0.2  # share of the space under a blob above which it is covered
+
+
+@dataclass
+class InkMeasures:
+    """Per space (7, 7): ink contrast of what is not printed, and the covered share."""
+
+    ink: np.ndarray
+    covered: np.ndarray
+    paper: float = 255.0
+    """The paper's median level inside the lattice (darkest channel, 0-255)."""
+
+
+def _interior_mask(cell_px: int, params: InkCheckParams) -> np.ndarray:
+    """A space's pixels away from its printed lines and its corner boxes."""
+    mask = np.ones((cell_px, cell_px), bool)
+    band = max(1, round(params.line_band * cell_px))
+    box = round(params.box * cell_px)
+    mask[:band, :] = mask[-band:, :] = mask[:, :band] = mask[:, -band:] = False
+    for ys in (slice(0, box), slice(cell_px - box, cell_px)):
+        for xs in (slice(0, box), slice(cell_px - box, cell_px)):
+            mask[ys, xs] = False
+    return mask
+
+
+def _spaces(image: np.ndarray, board: CanonicalBoard) -> np.ndarray:
+    """(7, 7, cell, cell) view of the lattice's spaces."""
+    cell, pad = board.cell_px, board.pad_px
+    span = image[pad:pad + GRID * cell, pad:pad + GRID * cell]
+    return span.reshape(GRID, cell, GRID, cell).swapaxes(1, 2)
+
+
+def _paper(darkest: np.ndarray, width: int) -> np.ndarray:
+    """Local paper level: a grey closing ``width`` px wide (removes narrower ink), blurred."""
+    width = max(3, width | 1)
+    kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (width, width))
+    closed = cv2.morphologyEx(darkest, cv2.MORPH_CLOSE, kernel)
+    return cv2.blur(closed, (width, width)).astype(np.float32) + 1.0
+
+
+def measure_ink(flat: np.ndarray, board: CanonicalBoard,
+                params: InkCheckParams = InkCheckParams()) -> InkMeasures:
+    """The ink and covered measures of the 49 spaces of an upright straightened board."""
+    cell = board.cell_px
+    darkest = darkest_channel(flat)
+    grey = darkest.astype(np.float32)
+    paper = _paper(darkest, cell // 2)
+    contrast = 1.0 - grey / paper
+    inside = _spaces(contrast, board)[:, :, _interior_mask(cell, params)]  # (7, 7, n)
+    k = max(1, round(params.top_fraction * inside.shape[-1]))
+    top = np.partition(inside, inside.shape[-1] - k, axis=-1)[..., -k:]
+    ink = top.mean(axis=-1)
+
+    far_paper = _paper(darkest, params.cover_paper_spaces * cell)
+    not_paper = ((1.0 - grey / far_paper) > params.cover_contrast).astype(np.uint8)
+    blob = max(3, round(params.cover_blob * cell) | 1)
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (blob, blob))
+    blobs = cv2.morphologyEx(not_paper, cv2.MORPH_OPEN, kernel)
+    covered = _spaces(blobs, board).mean(axis=(2, 3))
+    return InkMeasures(ink=ink.astype(np.float32), covered=covered.astype(np.float32),
+                       paper=float(np.median(_spaces(paper, board))))
+
+
+def ink_threshold(measures: InkMeasures, params: InkCheckParams = InkCheckParams()) -> float:
+    """The contrast above which a space read as empty holds ink on this board: the fixed
+    ``ink_contrast``, raised on a noisy board to just above its emptiest spaces (noise and
+    grain lift every space's darkest pixels, ink lifts only the drawn ones)."""
+    floor = float(np.quantile(measures.ink, params.floor_quantile)) + params.floor_margin
+    return max(params.ink_contrast, floor)
+
+
+def check_ink(grid: list[list[str]], review: list[ReviewEntry], measures: InkMeasures,
+              params: InkCheckParams = InkCheckParams()) -> list[ReviewEntry]:
+    """The review list with the ink check's findings added; tokens are never changed. A
+    board too dark to tell ink from noise (``min_paper``) gets no findings.
+
+    A covered space is listed as covered whatever it was read as (an entry already there
+    gets the reason in front of its own); a space read as empty that holds ink is listed
+    as "ink seen, read as empty" (an existing entry for it is kept as it is).
+    """
+    if measures.paper < params.min_paper:
+        return list(review)
+    entries = {(item.row, item.col): item for item in review}
+    threshold = ink_threshold(measures, params)
+    added: list[ReviewEntry] = []
+    for r in range(GRID):
+        for c in range(GRID):
+            old = entries.get((r, c))
+            covered = float(measures.covered[r, c])
+            if covered >= params.covered:
+                reason = f"{COVERED} ({covered:.0%} of it)"
+                if old is not None:
+                    entries[(r, c)] = ReviewEntry(old.row, old.col, old.token, old.alternatives,
+                                                  f"{reason}; {old.reason}", kind="covered")
+                else:
+                    added.append(ReviewEntry(r, c, grid[r][c], (), reason, kind="covered"))
+                continue
+            if (old is None and grid[r][c] == "."
+                    and float(measures.ink[r, c]) >= threshold):
+                added.append(ReviewEntry(
+                    r, c, ".", (), f"{INK_SEEN} (contrast {measures.ink[r, c]:.2f})",
+                    kind="ink"))
+    merged = [entries[(item.row, item.col)] for item in review] + added
+    return sorted(merged, key=lambda item: (item.row, item.col))
