@@ -50,7 +50,7 @@ class InkCheckParams:
     # (calibrated on seeds 7300000-7300099 and 8700000-8700079)
     floor_quantile: float = 0.15
     floor_margin: float = 0.03
-    min_paper: float = 50.0  # paper darker than this (0-255, darkest channel): no check, since
+    min_paper: float = 60.0  # paper darker than this (0-255, darkest channel): no check, since
     # in so dark a photo noise passes for ink and shadow for a hand
     cover_paper_spaces: int = 3  # width of the paper estimate for covering blobs, in spaces
     cover_contrast: float = 0.4  # darker than that paper by this much: not paper
