@@ -10,7 +10,7 @@ import numpy as np
 
 from .board_art import FlatBoard
 from .pieces import Pen, draw_piece
-from .style import BoardStyle, InkStyle
+from .style import BoardStyle, Color, InkStyle
 from .tokens import BASE_TOKENS, EMPTY, SPECIAL_ROUTES, orientations
 
 _FONTS = (
@@ -78,6 +78,29 @@ def numbers_written(rng: np.random.Generator) -> bool:
     return bool(rng.random() < 0.9)
 
 
+def draw_ghosts(board: FlatBoard, ink: InkStyle, rng: np.random.Generator) -> None:
+    """Ghosts of an erased earlier game, drawn first, underneath."""
+    for _ in range(ink.ghosts):
+        r, c = rng.integers(0, 7, 2)
+        token = BASE_TOKENS[int(rng.integers(1, len(BASE_TOKENS)))]
+        color = ink.colors[int(rng.integers(len(ink.colors)))]
+        layer = _cell_layer(board, r, c)
+        draw_piece(Pen(layer.image, layer.origin, board.cell, color, ink, rng), token)
+        layer.blend(ink.ghost_alpha * rng.uniform(0.6, 1.2))
+
+
+def space_ink(r: int, c: int, board_style: BoardStyle, ink: InkStyle,
+              rng: np.random.Generator, rounds: list[list[int]] | None
+              ) -> tuple[Color, int, Color]:
+    """The colour a drawn space (r, c) is inked in, its round number, and its paper tint."""
+    color = ink.colors[0]
+    if len(ink.colors) > 1 and rng.random() < ink.color_mix:
+        color = ink.colors[int(rng.integers(1, len(ink.colors)))]
+    number = rounds[r][c] if rounds else int(rng.integers(1, 8))
+    paper = board_style.central_tint if 2 <= r <= 4 and 2 <= c <= 4 else board_style.tint
+    return color, number, paper
+
+
 def draw_grid(
     board: FlatBoard,
     grid: list[list[str]],
@@ -90,24 +113,13 @@ def draw_grid(
     """Ink the 7x7 tokens (and round numbers) onto the board. ``space_drawer(pen, row, col)``
     may ink a space itself (water.WaterPainter.draw_space) and say so; else draw_piece does."""
     numbers = numbers_written(rng)
-    # ghosts of an erased earlier game first, underneath
-    for _ in range(ink.ghosts):
-        r, c = rng.integers(0, 7, 2)
-        token = BASE_TOKENS[int(rng.integers(1, len(BASE_TOKENS)))]
-        color = ink.colors[int(rng.integers(len(ink.colors)))]
-        layer = _cell_layer(board, r, c)
-        draw_piece(Pen(layer.image, layer.origin, board.cell, color, ink, rng), token)
-        layer.blend(ink.ghost_alpha * rng.uniform(0.6, 1.2))
+    draw_ghosts(board, ink, rng)
     for r in range(7):
         for c in range(7):
             token = grid[r][c]
             if token == EMPTY:
                 continue
-            color = ink.colors[0]
-            if len(ink.colors) > 1 and rng.random() < ink.color_mix:
-                color = ink.colors[int(rng.integers(1, len(ink.colors)))]
-            number = rounds[r][c] if rounds else int(rng.integers(1, 8))
-            paper = board_style.central_tint if 2 <= r <= 4 and 2 <= c <= 4 else board_style.tint
+            color, number, paper = space_ink(r, c, board_style, ink, rng, rounds)
             layer = _cell_layer(board, r, c)
             pen = Pen(layer.image, layer.origin, board.cell, color, ink, rng, paper)
             if space_drawer is None or not space_drawer(pen, r, c):

@@ -14,11 +14,18 @@ import cv2
 import numpy as np
 
 from .board_art import FlatBoard
-from .drawing import _cell_layer, _mark_margins, _round_number, _smudges_and_strays, numbers_written
+from .drawing import (
+    _mark_margins,
+    _round_number,
+    _smudges_and_strays,
+    draw_ghosts,
+    numbers_written,
+    space_ink,
+)
 from .habits import StrokeHabits
 from .pieces import Pen, draw_piece
 from .style import BoardStyle, InkStyle
-from .tokens import BASE_TOKENS, EMPTY
+from .tokens import EMPTY
 
 # Pale marker colours (BGR): light blue, orange, yellow-green, pink, light grey, aqua, lilac.
 PALE: dict[str, tuple[int, int, int]] = {
@@ -130,24 +137,14 @@ def draw_grid_phone(
     with ``habits`` onto one ink layer (with ``marks``: callables drawing on it), blended
     through ``density``."""
     numbers = numbers_written(rng)
-    for _ in range(ink.ghosts):
-        r, c = rng.integers(0, 7, 2)
-        token = BASE_TOKENS[int(rng.integers(1, len(BASE_TOKENS)))]
-        color = ink.colors[int(rng.integers(len(ink.colors)))]
-        layer = _cell_layer(board, r, c)
-        draw_piece(Pen(layer.image, layer.origin, board.cell, color, ink, rng), token)
-        layer.blend(ink.ghost_alpha * rng.uniform(0.6, 1.2))
+    draw_ghosts(board, ink, rng)
     inked = board.image.copy()
     for r in range(7):
         for c in range(7):
             token = grid[r][c]
             if token == EMPTY:
                 continue
-            color = ink.colors[0]
-            if len(ink.colors) > 1 and rng.random() < ink.color_mix:
-                color = ink.colors[int(rng.integers(1, len(ink.colors)))]
-            number = rounds[r][c] if rounds else int(rng.integers(1, 8))
-            paper = board_style.central_tint if 2 <= r <= 4 and 2 <= c <= 4 else board_style.tint
+            color, number, paper = space_ink(r, c, board_style, ink, rng, rounds)
             origin = board.cell_origin(r, c)
             pen = Pen(inked, origin, board.cell, color, ink, rng, paper, habits)
             if space_drawer is None or not space_drawer(pen, r, c):
