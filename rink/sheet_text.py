@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from scoring.exits import Exit
 from scoring.quote import one_line
-from scoring.results import place_words
+from scoring.results import ScoreSheet, place_words
 
 if TYPE_CHECKING:
     from rink.results import BoardResult
@@ -19,7 +19,8 @@ def _line(label: str, value: str) -> str:
     return f"  {label:<{WIDTH - 10}}{value:>8}"
 
 
-def _exit_short(exit_: Exit) -> str:
+def exit_label(exit_: Exit) -> str:
+    """'top 3': the board side and the row or column the Exit serves."""
     side = {0: "top", 1: "right", 2: "bottom", 3: "left"}[int(exit_.side)]
     along = exit_.col if exit_.side in (0, 2) else exit_.row
     return f"{side} {along}"
@@ -40,33 +41,52 @@ def _title(name: str) -> str:
         return name
 
 
+def sheet_rows(sheet: ScoreSheet) -> list[dict]:
+    """The score sheet's lines, for the text sheet and the phone page alike: ``label``,
+    ``value``, and where there is one a ``detail`` (the Exits, an expansion's reckoning);
+    ``sum`` marks the parts of the total, ``total`` the total, ``network`` the index in
+    ``sheet.networks``, ``route`` the longest route a line is about."""
+    rows: list[dict] = []
+    scoring = [n for n in sheet.networks if n.exit_count > 1]
+    single = [n.exits[0] for n in sheet.networks if n.exit_count == 1]
+    if not scoring:
+        rows.append({"label": "Networks: none joins 2 Exits", "value": "0"})
+    for number, network in enumerate(scoring, start=1):
+        rows.append({"label": f"Network {number}: {network.exit_count} Exits",
+                     "value": str(network.points), "network": sheet.networks.index(network),
+                     "detail": ", ".join(exit_label(e) for e in network.exits)})
+    if single:
+        rows.append({"label": f"Networks reaching 1 Exit: {len(single)}", "value": "0",
+                     "detail": ", ".join(exit_label(e) for e in single)})
+    rows.append({"label": "Exits (network points)", "value": str(sheet.exits_points),
+                 "sum": True})
+    rows.append({"label": "Longest Highway", "value": str(sheet.highway), "sum": True,
+                 "route": "highway"})
+    rows.append({"label": "Longest Railway", "value": str(sheet.railway), "sum": True,
+                 "route": "railway"})
+    rows.append({"label": "Central Spaces", "value": str(sheet.center), "sum": True})
+    rows.append({"label": "Errors", "sum": True,
+                 "value": f"-{sheet.error_count}" if sheet.error_count else "0"})
+    for name, points in sheet.expansions.items():
+        row = {"label": f"Expansion: {_title(name)}", "value": f"{points:+d}", "sum": True}
+        if sheet.expansion_lines.get(name):
+            row["detail"] = sheet.expansion_lines[name]
+        rows.append(row)
+    rows.append({"label": "TOTAL", "value": str(sheet.total), "total": True})
+    return rows
+
+
 def format_sheet(result: BoardResult) -> str:
     """The score sheet of one scored input, then its Errors and illegal drawings in words."""
     sheet = result.sheet
     assert sheet is not None
     lines = [one_line(result.source), "  " + "-" * (WIDTH - 2)]
-    scoring = [network for network in sheet.networks if network.exit_count > 1]
-    single = [network.exits[0] for network in sheet.networks if network.exit_count == 1]
-    if not scoring:
-        lines.append(_line("Networks: none joins 2 Exits", "0"))
-    for number, network in enumerate(scoring, start=1):
-        lines.append(_line(f"Network {number}: {network.exit_count} Exits", str(network.points)))
-        lines.append(f"    ({', '.join(_exit_short(e) for e in network.exits)})")
-    if single:
-        lines.append(_line(f"Networks reaching 1 Exit: {len(single)}", "0"))
-        lines.append(f"    ({', '.join(_exit_short(e) for e in single)})")
-    lines.append(_line("Exits (network points)", str(sheet.exits_points)))
-    lines.append(_line("Longest Highway", str(sheet.highway)))
-    lines.append(_line("Longest Railway", str(sheet.railway)))
-    lines.append(_line("Central Spaces", str(sheet.center)))
-    lines.append(_line("Errors", f"-{sheet.error_count}" if sheet.error_count else "0"))
-    for name, points in sheet.expansions.items():
-        lines.append(_line(f"Expansion: {_title(name)}", f"{points:+d}"))
-        explanation = sheet.expansion_lines.get(name)
-        if explanation:
-            lines.append(f"    ({explanation})")
-    lines.append("  " + "-" * (WIDTH - 2))
-    lines.append(_line("TOTAL", str(sheet.total)))
+    for row in sheet_rows(sheet):
+        if row.get("total"):
+            lines.append("  " + "-" * (WIDTH - 2))
+        lines.append(_line(row["label"], row["value"]))
+        if row.get("detail"):
+            lines.append(f"    ({row['detail']})")
     if sheet.errors:
         lines.append(f"  Errors ({sheet.error_count}):")
         lines += [f"    {error.words}" for error in sheet.errors]

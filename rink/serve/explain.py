@@ -11,13 +11,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from rink.sheet_text import exit_label, sheet_rows
 from scoring.board import SIZE, Board
 from scoring.exits import EXITS, Exit
 from scoring.results import ScoreSheet
 from scoring.space import format_space
 
 CENTRAL = {(row, col) for row in range(2, 5) for col in range(2, 5)}
-SIDE_WORDS = {0: "top", 1: "right", 2: "bottom", 3: "left"}
 
 
 def score_sheet(board: Board, expansions: Sequence[str], source: str) -> ScoreSheet:
@@ -26,12 +26,6 @@ def score_sheet(board: Board, expansions: Sequence[str], source: str) -> ScoreSh
     from scoring.engine import score
 
     return score(board, list(expansions), source=source)
-
-
-def exit_label(exit_: Exit) -> str:
-    """'top 3' (as on the score sheet of ``rink score``)."""
-    along = exit_.col if int(exit_.side) in (0, 2) else exit_.row
-    return f"{SIDE_WORDS[int(exit_.side)]} {along}"
 
 
 def _exit_json(exit_: Exit) -> dict:
@@ -43,44 +37,6 @@ def _network_of_pieces(sheet: ScoreSheet) -> dict[tuple[int, int, int], int]:
     """(row, col, piece index) -> index into ``sheet.networks`` of the network it is part of."""
     return {piece: number for number, network in enumerate(sheet.networks)
             for piece in network.pieces}
-
-
-def sheet_rows(sheet: ScoreSheet) -> list[dict]:
-    """The score sheet's lines as ``rink score`` prints them: label, value, detail."""
-    from scoring.registry import UnknownExpansion, get_expansion
-
-    rows: list[dict] = []
-    scoring = [n for n in sheet.networks if n.exit_count > 1]
-    single = [n.exits[0] for n in sheet.networks if n.exit_count == 1]
-    if not scoring:
-        rows.append({"label": "Networks: none joins 2 Exits", "value": "0"})
-    for number, network in enumerate(scoring, start=1):
-        rows.append({"label": f"Network {number}: {network.exit_count} Exits",
-                     "value": str(network.points), "network": sheet.networks.index(network),
-                     "detail": ", ".join(exit_label(e) for e in network.exits)})
-    if single:
-        rows.append({"label": f"Networks reaching 1 Exit: {len(single)}", "value": "0",
-                     "detail": ", ".join(exit_label(e) for e in single)})
-    rows.append({"label": "Exits (network points)", "value": str(sheet.exits_points),
-                 "sum": True})
-    rows.append({"label": "Longest Highway", "value": str(sheet.highway), "sum": True,
-                 "route": "highway"})
-    rows.append({"label": "Longest Railway", "value": str(sheet.railway), "sum": True,
-                 "route": "railway"})
-    rows.append({"label": "Central Spaces", "value": str(sheet.center), "sum": True})
-    rows.append({"label": "Errors", "sum": True,
-                 "value": f"-{sheet.error_count}" if sheet.error_count else "0"})
-    for name, points in sheet.expansions.items():
-        try:
-            title = get_expansion(name).title or name
-        except UnknownExpansion:
-            title = name
-        row = {"label": f"Expansion: {title}", "value": f"{points:+d}", "sum": True}
-        if sheet.expansion_lines.get(name):
-            row["detail"] = sheet.expansion_lines[name]
-        rows.append(row)
-    rows.append({"label": "TOTAL", "value": str(sheet.total), "total": True})
-    return rows
 
 
 def explain(board: Board, sheet: ScoreSheet, expansions: Sequence[str]) -> dict:
