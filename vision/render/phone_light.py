@@ -8,6 +8,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from .camera import add_tiled
+
 
 def flash_falloff(
     rng: np.random.Generator, xx: np.ndarray, yy: np.ndarray
@@ -95,12 +97,7 @@ def sensor_noise(
     h, w = img.shape[:2]
     source = np.round(rng.standard_normal((384, 384), dtype=np.float32) * luma).astype(np.int16)
     source = cv2.merge([source, source, source])
-    for y in range(0, h, tile):
-        for x in range(0, w, tile):
-            roi = img[y : y + tile, x : x + tile]
-            oy, ox = rng.integers(0, 384 - tile, 2)
-            patch = source[oy : oy + roi.shape[0], ox : ox + roi.shape[1]]
-            cv2.add(roi, patch, dst=roi, dtype=cv2.CV_8U)
+    add_tiled(img, source, rng, tile)
     blotch = max(2, int(np.sqrt(w * h) / 700))
     small = rng.standard_normal((h // blotch + 2, w // blotch + 2, 3), dtype=np.float32) * chroma
     small -= small.mean(axis=2, keepdims=True)  # colour, not brightness

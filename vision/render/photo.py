@@ -13,7 +13,7 @@ import cv2
 import numpy as np
 
 from .board_art import draw_board, finish_print
-from .camera import distortion_maps, make_view
+from .camera import add_tiled, distortion_maps, make_view
 from .drawing import draw_grid, numbers_written
 from .phone import PhoneConditions, profile
 from .phone_photo import PhonePhoto
@@ -445,13 +445,7 @@ def _motion_blur(img: np.ndarray, rng: np.random.Generator, res: float) -> np.nd
 def _add_noise(img: np.ndarray, sigma: float, rng: np.random.Generator, tile: int = 256) -> None:
     """Add Gaussian sensor noise in place: random windows of one 384 px noise patch."""
     source = np.round(rng.standard_normal((384, 384, 3), dtype=np.float32) * sigma).astype(np.int16)
-    h, w = img.shape[:2]
-    for y in range(0, h, tile):
-        for x in range(0, w, tile):
-            roi = img[y : y + tile, x : x + tile]
-            oy, ox = rng.integers(0, 384 - tile, 2)
-            patch = source[oy : oy + roi.shape[0], ox : ox + roi.shape[1]]
-            cv2.add(roi, patch, dst=roi, dtype=cv2.CV_8U)
+    add_tiled(img, source, rng, tile)
 
 
 def _tone(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
