@@ -9,7 +9,12 @@ never exact), and stored as flat-fielded ink darkness exactly as inference compu
 
 - ``boards``: (N, S, S) uint8, the lattice at ``cell_px`` per space with ``pad_px`` around;
 - ``wide``: (N, W, W) uint8, a small view with 2.5 spaces of margin (for the orienter);
-- ``labels``: (N, 7, 7) class indices (vision.model_meta.CLASSES; -1 for tokens outside them).
+- ``labels``: (N, 7, 7) class indices (vision.space_parts.CLASSES, matched by side kinds and
+  joins; -1 for tokens outside them and for spaces a hand, pen or die hides).
+
+``--expansion river|lake|both|mix`` draws Deep Blue boards (vision.render.water_games) instead
+of base boards; ``--conditions phone`` renders with a condition profile (vision.render.phone:
+bent paper, faint ink, dim rooms, things on the sheet).
 
 Written in parts of ``--part-size`` photos, so an interrupted run keeps what it made.
 """
@@ -31,33 +36,46 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from vision.crops import ink_darkness
-from vision.model_meta import CLASSES
 from vision.orient import WIDE_BOARD
 from vision.rectify import CanonicalBoard, warp_board
-from vision.render import RENDERER_VERSION, render_photo, sample_grid
+from vision.render import RENDERER_VERSION, PhotoOptions, render_photo, sample_grid
+from vision.render.phone import PROFILES
+from vision.render.water_games import CHOICES, pick_expansions, water_board
+from vision.space_parts import CLASSES, class_index, class_of
 
-DATA_VERSION = "v3"  # v3: labels for all 83 classes (v2: 51; v1: 32 px per space)
+# v4: labels over the 190 classes of vision.space_parts (base, odd and water drawings),
+# hidden spaces -1 (v3: 83 base classes; v2: 51; v1: 32 px per space)
+DATA_VERSION = "v4"
 BOARD = CanonicalBoard(cell_px=48, pad_px=24)
 CORNER_JITTER = 0.04  # sigma of the simulated locator error, in spaces
-_INDEX = {tok: i for i, tok in enumerate(CLASSES)}
+HIDDEN = 0.2  # a space at least this much covered by a hand, pen or die is not a sample
+_INDEX = class_index(CLASSES)
 
 
-def make_sample(seed: int, mp_range: tuple[float, float]) -> tuple[np.ndarray, np.ndarray,
-                                                                   np.ndarray]:
+def make_sample(seed: int, mp_range: tuple[float, float], expansion: str | None = None,
+                conditions: str | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """One rendered photo -> (board darkness, wide darkness, 7x7 labels)."""
     rng = np.random.default_rng([seed, 77])
-    grid = sample_grid(rng)
-    photo = render_photo(grid, seed=seed, megapixels=float(rng.uniform(*mp_range)))
+    if expansion is None:
+        grid, played = sample_grid(rng), ()
+    else:
+        played = pick_expansions(rng, expansion)
+        grid = water_board(rng, played).grid
+    photo = render_photo(grid, seed=seed, megapixels=float(rng.uniform(*mp_range)),
+                         options=PhotoOptions(conditions=conditions), expansions=played)
     corners = photo.corners.astype(np.float64)
     cell = np.linalg.norm(corners[1] - corners[0]) / 7
     corners = corners + rng.normal(0, CORNER_JITTER * cell, corners.shape)
     flat = warp_board(photo.image, corners, BOARD)
     wide = warp_board(photo.image, corners, WIDE_BOARD)
-    labels = np.array([[_INDEX.get(tok, -1) for tok in row] for row in photo.grid], np.int16)
+    labels = np.array([[class_of(tok, _INDEX) for tok in row] for row in photo.grid], np.int16)
+    for (r, c), hidden in (photo.covered or {}).items():
+        if hidden >= HIDDEN:
+            labels[r, c] = -1
     return (ink_darkness(flat, BOARD.cell_px), ink_darkness(wide, WIDE_BOARD.cell_px), labels)
 
 
-def _worker(args: tuple[int, tuple[float, float]]):
+def _worker(args: tuple):
     cv2.setNumThreads(1)
     return make_sample(*args)
 
@@ -72,6 +90,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--part-size", type=int, default=250)
     parser.add_argument("--mp-min", type=float, default=1.0)
     parser.add_argument("--mp-max", type=float, default=2.5)
+    parser.add_argument("--expansion", choices=CHOICES, default=None,
+                        help="Deep Blue boards (river, lake, both, or a mix of boards)")
+    parser.add_argument("--conditions", choices=sorted(PROFILES), default=None,
+                        help="render with this condition profile (default: the renderer's own)")
     args = parser.parse_args(argv)
 
     args.out.mkdir(parents=True, exist_ok=True)
@@ -87,12 +109,14 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"{path} exists, skipped", flush=True)
                 continue
             seeds = range(args.seed + first, args.seed + min(first + args.part_size, args.n))
-            results = mapper(_worker, [(s, (args.mp_min, args.mp_max)) for s in seeds])
+            results = mapper(_worker, [(s, (args.mp_min, args.mp_max), args.expansion, args.conditions)
+                                      for s in seeds])
             boards, wide, labels = (np.stack(x) for x in zip(*results))
             np.savez(path, boards=boards, wide=wide, labels=labels, cell_px=BOARD.cell_px,
                      pad_px=BOARD.pad_px, data_version=DATA_VERSION,
                      renderer_version=RENDERER_VERSION,
-                     seeds=np.array(list(seeds)))
+                     seeds=np.array(list(seeds)), expansion=args.expansion or "",
+                     conditions=args.conditions or "")
             print(f"{path}: {len(seeds)} photos, {time.time() - start:.0f}s", flush=True)
     finally:
         if pool is not None:

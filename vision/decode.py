@@ -15,6 +15,7 @@ import numpy as np
 from scoring.exits import exit_at
 from scoring.sides import Side
 from vision.review import ReviewEntry
+from vision.space_parts import side_letters
 
 GRID = 7
 
@@ -31,8 +32,8 @@ class DecodeParams:
 
 
 def sides(token: str) -> str:
-    """N, E, S, W side kinds of a token ('_' for none)."""
-    return "____" if token == "." else token[:4]
+    """N, E, S, W side kinds of a token ('_' for none), pieces merged."""
+    return side_letters(token)
 
 
 @dataclass

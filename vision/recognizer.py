@@ -49,6 +49,7 @@ from vision.rectify import (
     warp_board,
 )
 from vision.review import ReviewEntry
+from vision.water_sighting import ExpansionSighting, WaterParams, sight_water
 
 __all__ = ["PhotoError", "PhotoReading", "ReadParams", "Recognizer"]
 
@@ -67,6 +68,7 @@ class ReadParams:
     decode: DecodeParams = field(default_factory=DecodeParams)
     acceptance: AcceptanceParams = field(default_factory=AcceptanceParams)
     ink: InkCheckParams = field(default_factory=InkCheckParams)
+    water: WaterParams = field(default_factory=WaterParams)
 
 
 @dataclass
@@ -85,6 +87,8 @@ class PhotoReading:
     board: CanonicalBoard  # layout of ``board_image``
     timings: dict[str, float] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
+    # Deep Blue expansions the drawn water shows (River, Lake), with the spaces and why
+    expansions_seen: list[ExpansionSighting] = field(default_factory=list)
 
     def grid_lines(self) -> list[str]:
         """The grid as 7 strings of space-separated tokens (board-spec 4.2)."""
@@ -185,19 +189,22 @@ class Recognizer:
             decoded = decode(probs, self.classifier.meta.classes, self.params.decode)
         if not lattice.given:
             accept_reading(photo, decoded, upright.confidence, self.params.acceptance)
-        review = decoded.review
+        with clock("water"):
+            grid, review, seen = sight_water(decoded.grid, probs, self.classifier.meta.classes,
+                                             decoded.review, self.params.water)
         if self.params.ink.enabled:  # after acceptance: its flags never refuse a photo
             with clock("ink_check"):
                 measures = measure_ink(upright.flat, self.board, self.params.ink)
-                review = check_ink(decoded.grid, review, measures, self.params.ink)
+                review = check_ink(grid, review, measures, self.params.ink)
         return PhotoReading(
             source=photo.name if isinstance(source, np.ndarray) else str(source),
-            grid=decoded.grid, probs=probs, classes=list(self.classifier.meta.classes),
+            grid=grid, probs=probs, classes=list(self.classifier.meta.classes),
             review=review, corners=(upright.corners / photo.scale).astype(np.float32),
             confidence=lattice.confidence, orientation_confidence=upright.confidence,
             board_image=upright.flat, board=self.board, timings=clock.timings(),
             warnings=lattice.warnings + orientation_warnings(upright.confidence,
-                                                             self.params.acceptance))
+                                                             self.params.acceptance),
+            expansions_seen=seen)
 
     def locate(self, photo: LoadedPhoto, corners: np.ndarray | list | None = None) -> Lattice:
         """The lattice found in the photo, or given by hand (checked); raises PhotoError when

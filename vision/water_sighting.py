@@ -1,0 +1,88 @@
+"""Which Deep Blue expansions a photo shows: rivers (River) and lakes (Lake), and why.
+
+A board whose spaces read as water is scored with River and/or Lake unless the player names
+the expansions (``--expansion``). The policy guards base boards: one space read as water on a
+board with no other water is far more likely a misread highway, railway or empty space than a
+lone river, so it is read again without water and listed for review; a board needs
+``min_spaces`` spaces with that kind of water, at least one of them read surely, for the
+expansion to be seen.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from vision.review import ReviewEntry
+from vision.space_parts import side_letters
+
+# Side letter -> the expansion that draws it.
+WATER_LETTERS = {"W": "river", "L": "lake"}
+_WATER_WORDS = {"W": "a river", "L": "a lake"}
+
+
+@dataclass(frozen=True)
+class WaterParams:
+    """When a photo counts as showing an expansion's water."""
+
+    min_spaces: int = 2  # spaces read with that water
+    sure: float = 0.9  # ... at least one of them read at least this surely
+
+
+@dataclass(frozen=True)
+class ExpansionSighting:
+    """An expansion the photo shows: its name, the spaces that show it, and why, in words."""
+
+    name: str
+    spaces: tuple[tuple[int, int], ...]
+    reason: str
+
+    def to_json(self) -> dict:
+        return {"name": self.name, "spaces": [list(rc) for rc in self.spaces],
+                "reason": self.reason}
+
+
+def _spaces_with(grid: list[list[str]], letter: str) -> list[tuple[int, int]]:
+    return [(r, c) for r, row in enumerate(grid) for c, token in enumerate(row)
+            if letter in side_letters(token)]
+
+
+def _listed(spaces: list[tuple[int, int]], most: int = 4) -> str:
+    shown = ", ".join(f"row {r}, column {c}" for r, c in spaces[:most])
+    return shown + (f" and {len(spaces) - most} more" if len(spaces) > most else "")
+
+
+def sight_water(grid: list[list[str]], probs: np.ndarray, classes: list[str],
+                review: list[ReviewEntry], params: WaterParams = WaterParams()
+                ) -> tuple[list[list[str]], list[ReviewEntry], list[ExpansionSighting]]:
+    """The expansions the read ``grid`` shows; a lone water reading is read again without
+    that water and put in review. Returns (grid, review, sightings); inputs are not changed."""
+    grid = [row[:] for row in grid]
+    review = list(review)
+    sightings: list[ExpansionSighting] = []
+    index = {token: i for i, token in enumerate(classes)}
+    for letter, name in WATER_LETTERS.items():
+        spaces = _spaces_with(grid, letter)
+        if not spaces:
+            continue
+        surest = max(float(probs[r, c, index[grid[r][c]]]) for r, c in spaces)
+        if len(spaces) >= params.min_spaces and surest >= params.sure:
+            sightings.append(ExpansionSighting(
+                name, tuple(spaces),
+                f"{len(spaces)} spaces drawn with {_WATER_WORDS[letter]} ({_listed(spaces)})"))
+            continue
+        without = [i for i, token in enumerate(classes) if letter not in side_letters(token)]
+        for r, c in spaces:
+            read = grid[r][c]
+            p = probs[r, c]
+            best = without[int(np.argmax(p[without]))]
+            grid[r][c] = classes[best]
+            review = [e for e in review if (e.row, e.col) != (r, c)]
+            order = np.argsort(p)[::-1][:3]
+            review.append(ReviewEntry(
+                r, c, grid[r][c], tuple((classes[i], round(float(p[i]), 3)) for i in order),
+                f"read as {read} ({p[index[read]]:.2f}), but too little of the board shows "
+                f"{_WATER_WORDS[letter]} to be sure: read as {grid[r][c]}"))
+    review.sort(key=lambda e: (e.row, e.col))
+    return grid, review, sightings
