@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rink.inputs import InputError, InputItem, LoadedBoard, load_input
-from rink.results import BoardResult, CorrectedSpace
+from rink.results import BoardResult, CorrectedSpace, SeenExpansion
 from scoring.board import GridError, Position
 from scoring.results import ScoreSheet
 from scoring.space import format_space, parse_token
@@ -33,6 +33,8 @@ class ScoreOptions:
     """What every input is scored with."""
 
     expansions: tuple[str, ...] = ()
+    """``--expansion``: added to a grid file's own; for a photo, exactly what it plays (none
+    given: the expansions the photo shows)."""
     reentrant_longest: bool = False
     corrections: tuple[Correction, ...] = ()
     strict: bool = False
@@ -55,6 +57,34 @@ def apply_corrections(loaded: LoadedBoard,
     return done
 
 
+def _canonical(name: str) -> str:
+    """An expansion's registered name ('River' -> 'river'); the name itself if unknown."""
+    from scoring.registry import UnknownExpansion, get_expansion
+
+    try:
+        return get_expansion(name).name or name
+    except UnknownExpansion:
+        return name
+
+
+def photo_expansions(loaded: LoadedBoard, named: tuple[str, ...]
+                     ) -> tuple[tuple[str, ...], list[SeenExpansion], list[str]]:
+    """What a photo is scored with: the expansions ``named`` (``--expansion``) when any are,
+    else those the photo shows. Returns (expansions, what the photo shows, notes): a note for
+    each expansion the photo shows that ``named`` leaves out."""
+    from rink.sheet_text import expansion_title
+
+    if not named:
+        chosen = tuple(dict.fromkeys(s.name for s in loaded.expansions_seen))
+        return chosen, [SeenExpansion.of(s) for s in loaded.expansions_seen], []
+    played = {_canonical(name) for name in named}
+    seen = [SeenExpansion.of(s, _canonical(s.name) in played) for s in loaded.expansions_seen]
+    words = ", ".join(expansion_title(name) for name in named)
+    notes = [f"the photo shows {expansion_title(s.name)}, but --expansion names {words}: "
+             f"scored without {expansion_title(s.name)}" for s in seen if not s.scored]
+    return named, seen, notes
+
+
 def score_item(item: InputItem, options: ScoreOptions, picture: str | None = None) -> BoardResult:
     """Load and score one input; never raises for bad input.
 
@@ -72,9 +102,13 @@ def score_item(item: InputItem, options: ScoreOptions, picture: str | None = Non
     result.corrected = apply_corrections(loaded, options.corrections)
     result.board = loaded.board
     result.review = loaded.review
+    expansions = options.expansions
+    if loaded.kind == "photo":
+        expansions, result.expansions_seen, notes = photo_expansions(loaded, expansions)
+        result.warnings = [*result.warnings, *notes]
     try:
         result.sheet = score(
-            loaded.board, options.expansions, source=item.source,
+            loaded.board, expansions, source=item.source,
             reentrant_longest=options.reentrant_longest,
         )
     except GridError as error:

@@ -53,6 +53,9 @@ class LoadedBoard:
     warnings: list[str] = field(default_factory=list)
     reading: object | None = None
     """The photo reading (``vision.recognizer.PhotoReading``), for annotation; None for grids."""
+    expansions_seen: list = field(default_factory=list)
+    """Photos: the expansions the drawn water shows, with why
+    (``vision.water_sighting.ExpansionSighting``); empty for grids."""
 
 
 def kind_of(path: Path) -> str | None:
@@ -159,4 +162,5 @@ def _load_photo(path: str, source: str,
         raise InputError(f"{source}: the photo reader gave an invalid grid ({error.reason})") \
             from None
     return LoadedBoard(source, "photo", board, list(reading.review),
-                       list(getattr(reading, "warnings", [])), reading)
+                       list(getattr(reading, "warnings", [])), reading,
+                       list(getattr(reading, "expansions_seen", [])))

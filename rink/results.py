@@ -21,6 +21,28 @@ class CorrectedSpace:
 
 
 @dataclass
+class SeenExpansion:
+    """An expansion a photo shows (``vision.water_sighting.ExpansionSighting``): its name, the
+    spaces that show it, why in words, and whether the board was scored with it (not when
+    ``--expansion`` names others)."""
+
+    name: str
+    spaces: tuple[tuple[int, int], ...]
+    reason: str
+    scored: bool = True
+
+    @classmethod
+    def of(cls, sighting, scored: bool = True) -> SeenExpansion:
+        """From a sighting (anything with ``name``, ``spaces``, ``reason``)."""
+        return cls(sighting.name, tuple((int(r), int(c)) for r, c in sighting.spaces),
+                   sighting.reason, scored)
+
+    def to_json(self) -> dict:
+        return {"name": self.name, "spaces": [list(rc) for rc in self.spaces],
+                "reason": self.reason, "scored": self.scored}
+
+
+@dataclass
 class BoardResult:
     """The outcome for one input: a score sheet, or the reason it could not be scored.
 
@@ -40,6 +62,8 @@ class BoardResult:
     """Path of the annotated picture written for a photo (``--annotate``)."""
     write_errors: list[str] = field(default_factory=list)
     """Output files for this input that could not be written (one line each, naming it)."""
+    expansions_seen: list[SeenExpansion] | None = None
+    """Photos: the expansions the photo shows (a list, maybe empty); None for grid files."""
 
     @property
     def ok(self) -> bool:
@@ -85,4 +109,6 @@ class BoardResult:
             data["warnings"] = self.warnings
         if self.annotated:
             data["annotated"] = self.annotated
+        if self.expansions_seen is not None:
+            data["expansions_seen"] = [seen.to_json() for seen in self.expansions_seen]
         return data

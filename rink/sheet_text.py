@@ -31,7 +31,7 @@ def _alternatives(entry: ReviewEntry) -> str:
     return ", ".join(f"{token} {probability:.0%}" for token, probability in entry.others())
 
 
-def _title(name: str) -> str:
+def expansion_title(name: str) -> str:
     """The expansion's own title ('Street Lamps'), or its name."""
     from scoring.registry import UnknownExpansion, get_expansion
 
@@ -68,12 +68,20 @@ def sheet_rows(sheet: ScoreSheet) -> list[dict]:
     rows.append({"label": "Errors", "sum": True,
                  "value": f"-{sheet.error_count}" if sheet.error_count else "0"})
     for name, points in sheet.expansions.items():
-        row = {"label": f"Expansion: {_title(name)}", "value": f"{points:+d}", "sum": True}
+        row = {"label": f"Expansion: {expansion_title(name)}", "value": f"{points:+d}",
+               "sum": True}
         if sheet.expansion_lines.get(name):
             row["detail"] = sheet.expansion_lines[name]
         rows.append(row)
     rows.append({"label": "TOTAL", "value": str(sheet.total), "total": True})
     return rows
+
+
+def seen_lines(result: BoardResult) -> list[str]:
+    """One line per expansion the photo shows, and why: 'River: seen in the photo (9 spaces
+    drawn with a river (row 1, column 2, ...))' (a note says when --expansion left it out)."""
+    return [f"{expansion_title(seen.name)}: seen in the photo ({one_line(seen.reason)})"
+            for seen in result.expansions_seen or []]
 
 
 def format_sheet(result: BoardResult) -> str:
@@ -87,6 +95,7 @@ def format_sheet(result: BoardResult) -> str:
         lines.append(_line(row["label"], row["value"]))
         if row.get("detail"):
             lines.append(f"    ({row['detail']})")
+    lines += [f"  {line}" for line in seen_lines(result)]
     if sheet.errors:
         lines.append(f"  Errors ({sheet.error_count}):")
         lines += [f"    {error.words}" for error in sheet.errors]
