@@ -7,7 +7,8 @@ Routes (all under the ``guard.Guard`` middleware):
     GET  /api/config                upload cap, known expansions
     GET  /api/night                 boards, leaderboard, the night's expansions, version
     GET  /api/night.csv             the night's CSV (rink.leaderboard)
-    POST /api/night/rules           {"expansions": [...]} for every board of the night
+    POST /api/night/rules           {"expansions": [...]} for every board of the night; null:
+                                    each photo plays the expansions it shows (the default)
     GET  /api/glyphs?expansions=..  the picker's pieces
     POST /api/boards                multipart: photo, player -> the board read and scored
     GET  /api/boards/ID             the board (scored, explained)
@@ -128,8 +129,7 @@ class Server:
             "id": record.id, "number": record.number, "player": record.player,
             "label": record.label(), "status": record.status, "created": record.created,
             "version": record.version,
-            "expansions": {"own": record.expansions, "night": night.expansions,
-                           "effective": night.expansions_of(record)},
+            "expansions": self.expansions_view(record),
             "key_lines": record.key_lines,
             "corrections": record.corrections,
             "can_undo": bool(record.corrections),
@@ -161,6 +161,18 @@ class Server:
             view["explain"] = explain(evaluated.board, evaluated.sheet, evaluated.expansions)
         return view
 
+    def expansions_view(self, record: BoardRecord) -> dict:
+        """The board's expansions: its own (None: the night's), the night's and whether the
+        night chose them, what the photo shows and why, what it plays and where that came
+        from ('board', 'night' or 'photo')."""
+        night = self.night
+        effective = night.expansions_of(record)
+        return {"own": record.expansions, "night": night.expansions,
+                "night_chosen": night.expansions_chosen, "effective": effective,
+                "from": night.expansions_source(record),
+                "seen": [dict(seen, scored=seen["name"] in effective)
+                         for seen in night.seen_in_photo(record)]}
+
     def night_view(self) -> dict:
         from rink.leaderboard import rank
 
@@ -181,6 +193,7 @@ class Server:
                    "created": r.created} for r in sorted(night.records.values(),
                                                           key=lambda r: r.number)]
         return {"version": night.version, "expansions": night.expansions,
+                "expansions_chosen": night.expansions_chosen,
                 "folder": night.folder.name, "standings": standings, "boards": boards}
 
 
@@ -258,10 +271,11 @@ def create_app(night: Night, settings: Settings, pool=None) -> Guard:
 
     async def night_rules(request: Request) -> Response:
         data = await _json_body(request)
-        names = data.get("expansions")
-        if not isinstance(names, list):
-            raise NightError("'expansions' must be a list of names")
-        night.set_night_expansions([str(n) for n in names])
+        names = data.get("expansions", "")
+        if names is not None and not isinstance(names, list):
+            raise NightError("'expansions' must be a list of names, or null for what each "
+                             "photo shows")
+        night.set_night_expansions(None if names is None else [str(n) for n in names])
         return JSONResponse(server.night_view())
 
     async def glyphs(request: Request) -> Response:

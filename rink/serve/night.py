@@ -2,7 +2,8 @@
 
 Layout of FOLDER (all names made by rink, never taken from a request)::
 
-    night.json              the night's settings (expansions played by everyone)
+    night.json              the night's settings (expansions played by everyone, if chosen;
+                            until they are, each photo plays the expansions its water shows)
     scores.csv              the leaderboard CSV (rink.leaderboard), rewritten on every change
     boards/b0001/photo.jpg  the photo exactly as uploaded (never changed or replaced)
     boards/b0001/board.json the board's state: player, expansions, key lines, corrections
@@ -29,7 +30,7 @@ import unicodedata
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from rink.results import BoardResult, CorrectedSpace
+from rink.results import BoardResult, CorrectedSpace, SeenExpansion
 from rink.safe_write import write_atomic
 from scoring.board import SIZE, Board, GridError, format_grid, parse_grid
 from scoring.space import TokenError, format_space, parse_token
@@ -64,7 +65,8 @@ class BoardRecord:
     """How many readings were made (reading-N.json)."""
     failure: dict | None = None
     expansions: list[str] | None = None
-    """This board's expansions; None: the night's."""
+    """This board's expansions; None: the night's (or, until the night chooses, those the
+    photo shows)."""
     key_lines: list[str] = field(default_factory=list)
     corrections: list[dict] = field(default_factory=list)
     """Current corrections, oldest first: {row, col, token, was}."""
@@ -93,6 +95,9 @@ class Night:
         self.records: dict[str, BoardRecord] = {}
         self.readings: dict[str, dict] = {}
         self.expansions: list[str] = []
+        self.expansions_chosen = False
+        """Whether the night chose its expansions (every board plays them unless it says
+        otherwise); until it does, each photo plays the expansions the photo shows."""
         self.created = now()
         self.version = 0
         self._cache: dict[str, tuple[tuple, object]] = {}
@@ -106,6 +111,7 @@ class Night:
         if settings.exists():
             data = json.loads(settings.read_text(encoding="utf-8"))
             self.expansions = [str(n) for n in data.get("expansions", [])]
+            self.expansions_chosen = bool(data.get("expansions_chosen", self.expansions))
             self.created = data.get("created", self.created)
         for path in sorted(self.boards_dir.iterdir()):
             match = BOARD_ID.match(path.name)
@@ -136,8 +142,9 @@ class Night:
 
     def save_settings(self) -> None:
         write_atomic(self.folder / "night.json",
-                     json.dumps({"created": self.created, "expansions": self.expansions},
-                                indent=1), force=True)
+                     json.dumps({"created": self.created, "expansions": self.expansions,
+                                 "expansions_chosen": self.expansions_chosen}, indent=1),
+                     force=True)
 
     def folder_of(self, record: BoardRecord) -> Path:
         return self.boards_dir / record.id
@@ -265,8 +272,11 @@ class Night:
                                "key_lines": lines})
         self._save(record)
 
-    def set_night_expansions(self, expansions: list[str]) -> None:
-        self.expansions = check_expansions(expansions)
+    def set_night_expansions(self, expansions: list[str] | None) -> None:
+        """The expansions every board plays (unless it says otherwise); None: none chosen,
+        each photo plays the expansions it shows."""
+        self.expansions = check_expansions(expansions or [])
+        self.expansions_chosen = expansions is not None
         self.version += 1
         self._cache.clear()
         self.save_settings()
@@ -293,7 +303,23 @@ class Night:
             return None
 
     def expansions_of(self, record: BoardRecord) -> list[str]:
-        return list(self.expansions if record.expansions is None else record.expansions)
+        """What the board plays: its own expansions, else the night's if the night chose,
+        else those its photo shows."""
+        source = self.expansions_source(record)
+        if source == "photo":
+            return list(dict.fromkeys(seen["name"] for seen in self.seen_in_photo(record)))
+        return list(self.expansions if source == "night" else record.expansions or [])
+
+    def expansions_source(self, record: BoardRecord) -> str:
+        """Where the board's expansions come from: 'board', 'night' or 'photo'."""
+        if record.expansions is not None:
+            return "board"
+        return "night" if self.expansions_chosen else "photo"
+
+    def seen_in_photo(self, record: BoardRecord) -> list[dict]:
+        """The expansions the board's photo shows ({name, spaces, reason}), as read."""
+        reading = self.readings.get(record.id) or {}
+        return list(reading.get("expansions_seen", [])) if reading.get("ok") else []
 
     def evaluate(self, record: BoardRecord) -> Evaluated:
         """The board scored now (cached until it or the night's expansions change)."""
@@ -321,6 +347,10 @@ class Night:
             else:
                 result.board, result.sheet = evaluated.board, evaluated.sheet
                 result.review = evaluated.review
+                result.expansions_seen = [
+                    SeenExpansion(seen["name"], tuple(tuple(rc) for rc in seen["spaces"]),
+                                  seen["reason"], seen["name"] in evaluated.expansions)
+                    for seen in self.seen_in_photo(record)]
                 result.corrected = [CorrectedSpace(c["row"], c["col"], c["token"], c["was"])
                                     for c in net_corrections(record.corrections)]
             outcomes.append(result)

@@ -1,7 +1,8 @@
 """Reading photos in a pool of worker processes, each with the models loaded once.
 
 ``ReaderPool.read(photo, folder, corners)`` runs ``read_photo`` in a worker: it reads the
-board (``vision.recognizer``), writes the straightened board (``board.jpg``, sharper than the
+board (``vision.recognizer``: its grid, the spaces to review, the expansions its water
+shows), writes the straightened board (``board.jpg``, sharper than the
 reader's own 48-pixel spaces) and a small upright preview of the photo (``preview.jpg``, for
 tapping corners) into ``folder``, and returns the reading as plain JSON, or the failure in
 words (``vision.errors``: no board, part of the board, not an image, bad corners).
@@ -146,6 +147,7 @@ def read_photo(photo: str, folder: str, corners: list | None = None) -> dict:
         "hand_corners": corners is not None,
         "photo_size": list(loaded.original_size),
         "warnings": list(reading.warnings),
+        "expansions_seen": [seen.to_json() for seen in reading.expansions_seen],
         "confidence": round(float(reading.confidence), 3),
         "board_image": {"size": 7 * BOARD_CELL_PX + 2 * BOARD_PAD_PX, "cell": BOARD_CELL_PX,
                         "pad": BOARD_PAD_PX},
