@@ -300,3 +300,69 @@ def test_no_board_found_then_tapping_the_four_corners_reads_it(tmp_path, driver)
     flat = ",".join(f"{v:.3f}" for point in tapped for v in point)
     want = rink_score_json(str(photo), "--corners", flat)[0]
     assert total == str(want["score"]["total"])
+
+
+def test_a_photo_showing_a_river_plays_river_and_the_page_draws_the_water(tmp_path, driver):
+    """A reading that shows a river (the stored reading of a photo, its grid put in as the
+    retrained reader reads board_12: the real water policy decides what it shows): the board
+    plays River, the sheet says why, the board view draws rivers (wavy, broken under a bridge)
+    and lakes, and the night can choose instead."""
+    from selenium.webdriver.common.by import By
+
+    from tests.test_water_photos import RIVER_PHOTO, read_as_retrained, truth_grid
+
+    folder = tmp_path / "night"
+    with running_server(folder, "--jobs", "1") as (url, _):
+        board = _post_photo(url, SAMPLES / "board_01.jpg", "Gus")["id"]
+    stored = folder / "boards" / board / "reading-1.json"
+    reading = json.loads(stored.read_text())
+
+    class Read:  # what read_as_retrained fills in
+        pass
+
+    water = read_as_retrained(Read(), truth_grid(RIVER_PHOTO))
+    reading["grid"] = water.grid
+    reading["expansions_seen"] = [seen.to_json() for seen in water.expansions_seen]
+    reading["review"] = []
+    stored.write_text(json.dumps(reading))
+    with running_server(folder, "--jobs", "1") as (url, _):
+        driver.get(url + f"#/board/{board}")
+        wait(driver, lambda d: _text(d, "#total") == "34")
+        seen = _text(driver, "#expansions-seen")
+        assert seen.startswith("River: seen in the photo (11 spaces drawn with a river")
+        assert "what the photo shows: River" in _text(driver, "#rules")
+        rivers = driver.find_elements(By.CSS_SELECTOR, "#board-svg path.river")
+        assert len(rivers) == 17  # 11 river spaces: a leg per river side, a curve in one path
+        # the bridge at row 2, column 6 (a highway over a river): the river stops short of
+        # the centre, the highway is drawn after it
+        cell = driver.execute_script(
+            "const s = document.querySelector("
+            "'#board-svg rect.hit[data-row=\"2\"][data-col=\"6\"]');"
+            "return [s.x.baseVal.value, s.y.baseVal.value, s.width.baseVal.value];")
+        x, y, c = cell
+        starts = driver.execute_script(
+            "return [...document.querySelectorAll('#board-svg path.river')]"
+            ".map((p) => p.getAttribute('d').slice(1).split(' ')[0].split(',').map(Number));")
+        centre = (x + c / 2, y + c / 2)
+        near = [s for s in starts
+                if abs(s[0] - centre[0]) < c / 2 and abs(s[1] - centre[1]) < c / 2]
+        assert len(near) == 2 and all(abs(s[0] - centre[0]) > 0.2 * c for s in near)
+        # a lake drawn by hand: four wedges fill the space
+        urllib.request.urlopen(urllib.request.Request(
+            url + f"api/boards/{board}/set", data=json.dumps(
+                {"row": 2, "col": 0, "token": "LLLL"}).encode(),
+            headers={"content-type": "application/json"}), timeout=20).read()
+        driver.refresh()
+        wait(driver, lambda d: len(
+            d.find_elements(By.CSS_SELECTOR, "#board-svg polygon.lake")) == 4)
+        # the night chooses the base game: the river is seen, not played
+        driver.get(url + "#/night")
+        wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, 'input[name="night-mode"]'))
+        assert driver.find_element(By.CSS_SELECTOR, 'input[value="photo"]').is_selected()
+        tap(driver, 'input[name="night-mode"][value="chosen"]')
+        tap(driver, "#night-save")
+        wait(driver, lambda d: json.loads(urllib.request.urlopen(
+            url + "api/night", timeout=10).read())["expansions_chosen"])
+        driver.get(url + f"#/board/{board}")
+        wait(driver, lambda d: "not played" in _text(d, "#expansions-seen"))
+        assert "Expansion: River" not in _text(driver, ".sheet")

@@ -79,15 +79,37 @@ function show(...nodes) { main().replaceChildren(...nodes.filter(Boolean)); wind
 /* ---------- drawing one space ---------- */
 const MID = [[0.5, 0], [1, 0.5], [0.5, 1], [0, 0.5]];
 
+/* A river's wavy line along path(t), t from 0 to 1, with `waves` whole waves (level at both
+   ends, so rivers of neighbouring spaces meet). */
+function wavyPath(path, c, waves) {
+  const n = 24, amp = c * 0.05;
+  let d = "";
+  for (let i = 0; i <= n; i++) {
+    const t = i / n;
+    const [px, py] = path(t);
+    const [ax, ay] = path(Math.max(0, t - 0.01)), [bx, by] = path(Math.min(1, t + 0.01));
+    const tx = bx - ax, ty = by - ay, len = Math.hypot(tx, ty) || 1;
+    const w = amp * Math.sin(2 * Math.PI * waves * t);
+    d += `${i ? " L" : "M"}${(px - (ty / len) * w).toFixed(1)},${(py + (tx / len) * w).toFixed(1)}`;
+  }
+  return d;
+}
+const hasRoute = (code) => code.includes("H") || code.includes("R");
+
 /* Draw a space's pieces into group g: cell of size c at (x, y). colourOf(netIndex) gives a
-   piece's colour. space: {pieces: [{code, net}], markers, overpass}. */
+   piece's colour. space: {pieces: [{code, net}], markers, overpass}. Water is drawn first:
+   lakes as pale wedges against their sides, rivers as wavy blue lines, broken under a
+   bridge (a route of another piece in the same space, drawn over it). */
 function drawSpace(g, x, y, c, space, colourOf) {
   const cx = x + c / 2, cy = y + c / 2;
   const at = (side, f) => [cx + (MID[side][0] - 0.5) * c * f * 2, cy + (MID[side][1] - 0.5) * c * f * 2];
-  const pieces = space.pieces || [];
+  const all = space.pieces || [];
+  const routed = all.filter((p) => hasRoute(p.code));
+  const pieces = [...all.filter((p) => !hasRoute(p.code)), ...routed];
   for (const piece of pieces) {
     const colour = colourOf(piece.net);
     const code = piece.code;
+    const bridge = !hasRoute(code) && routed.length > 0;  // a river under another piece's route
     const ends = [];
     for (let s = 0; s < 4; s++) if (code[s] !== "_") ends.push(s);
     // lake sides: pale water wedges
@@ -96,7 +118,7 @@ function drawSpace(g, x, y, c, space, colourOf) {
       const a = [[x, y], [x + c, y], [x + c, y + c], [x, y + c]];
       const p1 = a[s], p2 = a[(s + 1) % 4];
       g.append(svg("polygon", { points: `${p1} ${p2} ${cx},${cy}`, fill: "#6fb7e9",
-        "fill-opacity": 0.75 }));
+        "fill-opacity": 0.75, class: "lake" }));
     }
     const routes = ends.filter((s) => code[s] !== "L");
     const under = space.overpass && code.includes("R");  // the railway passes under
@@ -105,13 +127,16 @@ function drawSpace(g, x, y, c, space, colourOf) {
       ends.length === 2;
     if (curve) {
       const [a, b] = routes.map((s) => at(s, 0.5));
-      const d = `M${a} Q${cx},${cy} ${b}`;
+      const quad = (t) => [0, 1].map((i) => (1 - t) * (1 - t) * a[i] + 2 * t * (1 - t) * [cx, cy][i] + t * t * b[i]);
+      const d = code[routes[0]] === "W" ? wavyPath(quad, c, 2) : `M${a} Q${cx},${cy} ${b}`;
       strokeKind(g, code[routes[0]], d, c, colour, [a, b]);
     } else {
       for (const s of routes) {
-        const start = under ? at(s, 0.2) : [cx, cy];
+        const start = under ? at(s, 0.2) : bridge ? at(s, 0.24) : [cx, cy];
         const end = at(s, 0.5);
-        strokeKind(g, code[s], `M${start} L${end}`, c, colour, [start, end]);
+        const leg = (t) => [0, 1].map((i) => start[i] + (end[i] - start[i]) * t);
+        const d = code[s] === "W" ? wavyPath(leg, c, bridge ? 0.5 : 1) : `M${start} L${end}`;
+        strokeKind(g, code[s], d, c, colour, [start, end]);
       }
     }
     const kinds = new Set(routes.map((s) => code[s]));
@@ -142,10 +167,10 @@ function strokeKind(g, kind, d, c, colour, line) {
     g.append(svg("path", { d, fill: "none", stroke: colour, "stroke-width": c * 0.16,
       "stroke-dasharray": `${c * 0.035} ${c * 0.1}` }));
   } else if (kind === "W") {
-    g.append(svg("path", { d, fill: "none", stroke: "#1c74c9", "stroke-width": c * 0.12,
+    g.append(svg("path", { d, fill: "none", stroke: "#1c74c9", "stroke-width": c * 0.1,
+      "stroke-linecap": "round", "stroke-linejoin": "round", class: "river" }));
+    g.append(svg("path", { d, fill: "none", stroke: "#bfe3ff", "stroke-width": c * 0.025,
       "stroke-linecap": "round" }));
-    g.append(svg("path", { d, fill: "none", stroke: "#bfe3ff", "stroke-width": c * 0.03,
-      "stroke-dasharray": `${c * 0.05} ${c * 0.05}` }));
   }
 }
 
@@ -607,7 +632,24 @@ function sheetCard(board) {
       el("td", { class: "v", text: row.value, id: row.total ? "sheet-total" : null }));
   });
   return el("section", { class: "card" }, el("h2", { text: "Score sheet" }),
-    el("table", { class: "sheet" }, el("tbody", {}, rows)));
+    el("table", { class: "sheet" }, el("tbody", {}, rows)), seenList(board));
+}
+
+function titleOf(name) {
+  const known = (state.config && state.config.expansions) || [];
+  const found = known.find((k) => k.name === name);
+  return found ? found.title : name;
+}
+
+/* The expansions the photo shows, one line each with why; those not played say so. */
+function seenList(board) {
+  const exp = board.expansions || {};
+  const seen = exp.seen || [];
+  if (!seen.length) return null;
+  const chooser = exp.from === "board" ? "this board's expansions, below" : "the night's expansions";
+  return el("ul", { class: "tips", id: "expansions-seen" }, seen.map((s) => el("li", {
+    text: `${titleOf(s.name)}: seen in the photo (${s.reason})` +
+      (s.scored ? "" : `; not played, as ${chooser} say`) })));
 }
 
 function problemsCard(board) {
@@ -638,7 +680,10 @@ function rulesCard(board) {
   const nightNames = board.expansions.night;
   const chosen = new Set(own === null ? nightNames : own);
   const titles = Object.fromEntries(known.map((k) => [k.name, k.title]));
-  const nightWords = nightNames.length ? nightNames.map((n) => titles[n] || n).join(", ") : "base game only";
+  const seenNames = (board.expansions.seen || []).map((s) => titles[s.name] || s.name);
+  const nightWords = !board.expansions.night_chosen
+    ? `what the photo shows: ${seenNames.length ? seenNames.join(", ") : "no river or lake"}`
+    : nightNames.length ? nightNames.map((n) => titles[n] || n).join(", ") : "base game only";
   const useNight = el("input", { type: "radio", name: "exp-mode", value: "night", checked: own === null });
   const useOwn = el("input", { type: "radio", name: "exp-mode", value: "own", checked: own !== null });
   const boxes = known.map((k) => el("label", {},
@@ -787,6 +832,15 @@ function renderNight(night) {
   const known = state.config.expansions;
   const boxes = known.map((k) => el("label", {},
     el("input", { type: "checkbox", value: k.name, checked: night.expansions.includes(k.name) }), k.title));
+  const fromPhoto = el("input", { type: "radio", name: "night-mode", value: "photo", checked: !night.expansions_chosen });
+  const chosen = el("input", { type: "radio", name: "night-mode", value: "chosen", checked: night.expansions_chosen });
+  const checks = el("div", { class: "checks" }, boxes);
+  const modeChanged = () => {
+    checks.style.opacity = fromPhoto.checked ? 0.5 : 1;
+    boxes.forEach((b) => { b.firstChild.disabled = fromPhoto.checked; });
+  };
+  [fromPhoto, chosen].forEach((i) => i.addEventListener("change", modeChanged));
+  modeChanged();
   const note = el("p", { class: "err" });
   show(
     el("section", { class: "card" },
@@ -803,12 +857,14 @@ function renderNight(night) {
         el("a", { class: "btn primary", href: "#/", text: "Score a board" }))),
     others.length ? el("section", { class: "card" }, el("h2", { text: "Not scored" }), boardTable(night, others.map((b) => b.id))) : null,
     el("section", { class: "card" }, el("h2", { text: "Tonight's expansions" }),
-      el("p", { class: "muted", text: "Every board plays these unless it says otherwise." }),
-      el("div", { class: "checks" }, boxes),
-      el("button", { class: "btn", type: "button", text: "Save for the night", on: { click: async () => {
+      el("p", { class: "muted", text: "Every board plays this unless it says otherwise." }),
+      el("div", {}, el("label", { class: "toggle" }, fromPhoto, "What each photo shows (River and Lake when drawn)")),
+      el("div", {}, el("label", { class: "toggle" }, chosen, "Every board plays:")),
+      checks,
+      el("button", { class: "btn", type: "button", id: "night-save", text: "Save for the night", on: { click: async () => {
         try {
           const names = boxes.map((b) => b.firstChild).filter((b) => b.checked).map((b) => b.value);
-          state.night = await api("/api/night/rules", { expansions: names });
+          state.night = await api("/api/night/rules", { expansions: fromPhoto.checked ? null : names });
           renderNight(state.night);
           toast("Saved: every board rescored");
         } catch (e) { note.textContent = e.message; }
