@@ -85,7 +85,8 @@ def _grid_text(result: BoardResult) -> str:
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per input (board-spec 4.3).")
 @click.option("--expansion", "expansions", multiple=True, metavar="NAME",
               help="Score with this expansion too (repeatable); a grid file may also name it "
-                   "in an 'expansion: NAME' line.")
+                   "in an 'expansion: NAME' line. A photo plays the rivers and lakes it shows, "
+                   "unless --expansion names what it plays.")
 @click.option("--reentrant-longest", is_flag=True,
               help="Longest routes may re-enter a space by another piece and count a closed "
                    "loop's first space again (digital-version variant; off by default).")

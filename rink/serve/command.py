@@ -75,7 +75,8 @@ def open_socket(host: str, port: int) -> socket.socket:
               help="Photos read at the same time (worker processes, each with the models).")
 @click.option("--expansion", "expansions", multiple=True, metavar="NAME",
               help="An expansion every board of the night plays (repeatable); the page can "
-                   "change it, for the night or per board.")
+                   "change it, for the night or per board. Without it, each photo plays the "
+                   "rivers and lakes it shows.")
 @click.option("--max-upload-mb", type=click.IntRange(1, 500), default=40, show_default=True,
               help="Largest photo accepted, in MB.")
 @click.option("--address", metavar="HOST",
