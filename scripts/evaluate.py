@@ -10,6 +10,12 @@ the real loader, exactly as a user's photo would be.
 paper, faint ink, dim rooms, things on the sheet...) and adds, per photo, the conditions
 drawn and how misreads, covered spaces and unread marks fared against the review list, and
 in the summary the same figures for each condition (``by_condition``).
+
+``--expansion river|lake|both|mix`` renders Deep Blue boards (vision.render.water_games): the
+true total is scored with the expansions the board plays, the read total with those the
+reader saw (as ``rink score`` does without ``--expansion``), and the summary adds the water
+figures of issue 16 (water sides misread, expansions seen right). On base boards
+``false_water_spaces_pct`` is the share of spaces read with water that have none.
 """
 
 from __future__ import annotations
@@ -35,28 +41,42 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from vision.classify import ClassifyParams
 from vision.ink_check import InkCheckParams
 from vision.model_files import models_dir
-from vision.model_meta import META_FILE, ModelMeta, rotate_token
+from vision.model_meta import META_FILE, ModelMeta
 from vision.recognizer import PhotoError, ReadParams, Recognizer
 from vision.render import PhotoOptions, render_photo, sample_grid
 from vision.render.phone import PROFILES
+from vision.render.water_games import CHOICES, pick_expansions, water_board
+from vision.space_parts import same_space, side_letters, token_parts, turned_parts
 
 STAGES = ("load", "locate", "rectify", "orient", "classify", "decode", "ink_check", "total")
 _recognizer: Recognizer | None = None
 
 
 def _piece(token: str) -> str:
-    """A token up to rotation (same piece, any turn)."""
-    return min(rotate_token(token, k) for k in range(4))
+    """A token up to rotation (same parts, any turn)."""
+    return min(repr(turned_parts(token_parts(token), k)) for k in range(4))
 
 
-def _score_total(lines: list[str]) -> int | None:
+def _score_total(lines: list[str], expansions: tuple[str, ...] = ()) -> int | None:
     """Total score by the project's scorer, or None where it is unavailable or refuses."""
     try:
         from scoring.board import parse_grid
         from scoring.engine import score
-        return int(score(parse_grid("\n".join(lines))).total)
+        return int(score(parse_grid("\n".join(lines)), list(expansions)).total)
     except Exception:  # noqa: BLE001 - the column is optional
         return None
+
+
+WATER = ("W", "L")
+
+
+def water_sides(truth: str, read: str) -> tuple[int, int, int]:
+    """(true water sides, of them read otherwise, sides read as water that are not)."""
+    t, r = side_letters(truth), side_letters(read)
+    true_water = sum(1 for a in t if a in WATER)
+    missed = sum(1 for a, b in zip(t, r) if a in WATER and a != b)
+    false = sum(1 for a, b in zip(t, r) if b in WATER and a != b)
+    return true_water, missed, false
 
 
 TTA_MODES = {"unsure": ClassifyParams(), "all": ClassifyParams(sure=None),
@@ -75,11 +95,17 @@ COVERED = 0.2  # a space this much hidden by a hand, pen or die counts as covere
 
 def evaluate_one(args: tuple) -> dict:
     """Render, save, read and compare one photo."""
-    seed, megapixels, tmp, *rest = args
-    conditions = rest[0] if rest else None
+    seed, megapixels, tmp, conditions, expansion = args
     rng = np.random.default_rng([seed, 99])
     options = PhotoOptions(conditions=conditions)
-    photo = render_photo(sample_grid(rng), seed=seed, megapixels=megapixels, options=options)
+    played: tuple[str, ...] = ()
+    if expansion is None:
+        grid = sample_grid(rng)
+    else:
+        played = pick_expansions(rng, expansion)
+        grid = water_board(rng, played).grid
+    photo = render_photo(grid, seed=seed, megapixels=megapixels, options=options,
+                         expansions=played)
     path = Path(tmp) / f"eval_{seed}.jpg"
     cv2.imwrite(str(path), photo.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
     truth = photo.grid
@@ -98,12 +124,16 @@ def evaluate_one(args: tuple) -> dict:
         path.unlink()
         return {**row, "found": 0, "error": str(exc)}
     path.unlink()
-    wrong = [(r, c) for r in range(7) for c in range(7) if reading.grid[r][c] != truth[r][c]]
+    wrong = [(r, c) for r in range(7) for c in range(7)
+             if not same_space(reading.grid[r][c], truth[r][c])]
     rotation = sum(1 for r, c in wrong if truth[r][c] != "." and reading.grid[r][c] != "."
                    and _piece(truth[r][c]) == _piece(reading.grid[r][c]))
     flagged = {(item.row, item.col) for item in reading.review}
     truth_lines = [" ".join(r) for r in truth]
-    true_total, read_total = _score_total(truth_lines), _score_total(reading.grid_lines())
+    seen = tuple(sorted(s.name for s in reading.expansions_seen))
+    true_total = _score_total(truth_lines, played)
+    read_total = _score_total(reading.grid_lines(), seen)
+    sides = [water_sides(truth[r][c], reading.grid[r][c]) for r in range(7) for c in range(7)]
     corner_err = float(np.abs(reading.corners - photo.corners).max()
                        / (np.linalg.norm(photo.corners[1] - photo.corners[0]) / 7))
     row.update(
@@ -117,6 +147,10 @@ def evaluate_one(args: tuple) -> dict:
         confusions=" ".join(f"{truth[r][c]}>{reading.grid[r][c]}" for r, c in wrong),
         confidence=round(reading.confidence, 3),
         orientation_confidence=round(reading.orientation_confidence, 3),
+        played=" ".join(played), seen=" ".join(seen), seen_right=int(seen == tuple(sorted(played))),
+        water_sides=sum(t for t, _, _ in sides), water_sides_missed=sum(m for _, m, _ in sides),
+        false_water_sides=sum(f for _, _, f in sides),
+        false_water_spaces=sum(1 for _, _, f in sides if f),
         **{f"t_{k}": round(reading.timings.get(k, 0.0) * 1000, 1) for k in STAGES})
     if conditions is not None:
         drawn_empty = [(r, c) for r, c in wrong if truth[r][c] != "." and reading.grid[r][c] == "."]
@@ -159,11 +193,27 @@ def summarise(rows: list[dict]) -> dict:
         "median_ms": {k: float(np.median([r[f"t_{k}"] for r in found])) if found else None
                       for k in STAGES},
     }
+    summary.update(water_figures(found))
     return summary
 
 
+def water_figures(found: list[dict]) -> dict:
+    """Issue 16's figures: water sides misread (of the true ones, and false ones), and how
+    often the reader saw exactly the expansions the board plays."""
+    true_sides = sum(r["water_sides"] for r in found)
+    spaces = 49 * len(found)
+    return {
+        "water_sides": true_sides,
+        "water_side_error_pct": _share(sum(r["water_sides_missed"] + r["false_water_sides"]
+                                           for r in found), true_sides),
+        "false_water_spaces_pct": _share(sum(r["false_water_spaces"] for r in found), spaces),
+        "expansions_seen_right_pct": _share(sum(r["seen_right"] for r in found), len(found)),
+        "boards_by_expansions": dict(Counter(r["played"] or "base" for r in found)),
+    }
+
+
 def _share(part: int, whole: int) -> float | None:
-    return round(100 * part / whole, 2) if whole else None
+    return round(100 * part / whole, 3) if whole else None
 
 
 def condition_figures(rows: list[dict]) -> dict:
@@ -240,6 +290,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--conditions", choices=sorted(PROFILES), default=None,
                         help="render with this condition profile and report figures per "
                              "condition (default: the renderer's own conditions)")
+    parser.add_argument("--expansion", choices=CHOICES, default=None,
+                        help="Deep Blue boards: river, lake, both, or a mix (45 %% River, "
+                             "45 %% Lake, 10 %% both)")
     parser.add_argument("--no-ink-check", action="store_true",
                         help="read without the ink check (vision.ink_check), for before/after")
     parser.add_argument("--write-meta", action="store_true",
@@ -251,8 +304,8 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as tmp, \
             Pool(args.workers, initializer=_init, initargs=(args.models, args.tta,
                                                          not args.no_ink_check)) as pool:
-        jobs = [(args.seed + i, args.megapixels, tmp) + ((args.conditions,) if args.conditions
-                                                          else ()) for i in range(args.n)]
+        jobs = [(args.seed + i, args.megapixels, tmp, args.conditions, args.expansion)
+                for i in range(args.n)]
         rows = []
         for i, row in enumerate(pool.imap(evaluate_one, jobs, chunksize=2)):
             rows.append(row)
@@ -271,6 +324,8 @@ def main(argv: list[str] | None = None) -> int:
         writer.writeheader()
         writer.writerows(rows)
     summary = summarise(rows)
+    if args.expansion:
+        summary["expansion"] = args.expansion
     if args.conditions:
         summary["conditions"] = args.conditions
         summary["by_condition"] = by_condition(rows)

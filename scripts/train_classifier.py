@@ -38,22 +38,49 @@ from vision.model_meta import (
     rotation_index_map,
 )
 from vision.rectify import CanonicalBoard
+from vision.space_parts import JOIN_PAIRS, SIDE_KINDS, token_parts
 
 MEAN, STD = 0.08, 0.2  # input = (darkness / 255 - MEAN) / STD
 JITTER_PX = 3  # extra border cut around each crop for random re-cropping
+GAIN = (0.45, 1.4)  # crop contrast jitter: low gains stand for faint pencil and pale markers
+
+
+def token_matrix(classes: tuple[str, ...] | list[str]) -> torch.Tensor:
+    """(4 K + 2 J, V) 0/1 matrix: which side kinds and joins make up each class.
+
+    Rows: side s of kind k (s * K + k), pair j joined (4 K + j), pair j apart (4 K + J + j).
+    A class's score is the sum of the log-probabilities of its parts; pairs with an empty
+    side are left out.
+    """
+    k, j = len(SIDE_KINDS), len(JOIN_PAIRS)
+    m = torch.zeros(4 * k + 2 * j, len(classes))
+    for v, token in enumerate(classes):
+        parts = token_parts(token)
+        for side, kind in enumerate(parts.kinds):
+            m[side * k + kind, v] = 1.0
+        for pair, joined in enumerate(parts.joins):
+            if joined >= 0:
+                m[4 * k + (pair if joined else j + pair), v] = 1.0
+    return m
 
 
 class CellNet(nn.Module):
     """A small CNN on a 72 x 72 crop (48 px space, 12 px context): 5 conv stages, then a
-    linear layer on the 3 x 3 x C map.
+    linear layer on the 3 x 3 x C map into the space's parts.
 
     The first convolution (5 x 5, stride 2) sees the full resolution, where a rail's cross
     ties are a few pixels apart, but works at half of it, so the net costs no more than one on
-    a 48 px crop. The classifier keeps spatial layout to the end (no global pooling): which
-    sides a stroke reaches is exactly what tells the rotations apart.
+    a 48 px crop. The head keeps spatial layout to the end (no global pooling): which sides a
+    stroke reaches is exactly what tells the rotations apart.
+
+    Outputs (vision.space_parts): ``sides`` (N, 4, 5) logits of each side's kind, ``joins``
+    (N, 6) logits that a pair of sides belongs to one piece, and ``logits`` (N, V): each
+    class's summed log-probability of its parts (a fixed matrix, ``token_matrix``), which the
+    reader softmaxes over the classes. Another expansion's marks become another head on the
+    same features.
     """
 
-    def __init__(self, n_classes: int = len(CLASSES), width: int = 24) -> None:
+    def __init__(self, classes: tuple[str, ...] | list[str] = CLASSES, width: int = 24) -> None:
         super().__init__()
 
         def block(cin: int, cout: int, kernel: int = 3, stride: int = 1) -> list[nn.Module]:
@@ -67,11 +94,25 @@ class CellNet(nn.Module):
             *block(2 * w, 2 * w), *block(2 * w, 4 * w), nn.MaxPool2d(2),  # -> 9
             *block(4 * w, 4 * w), nn.MaxPool2d(3),                   # -> 3
         )
+        self.n_kinds, self.n_pairs = len(SIDE_KINDS), len(JOIN_PAIRS)
         self.head = nn.Sequential(nn.Flatten(), nn.Dropout(0.2),
-                                  nn.Linear(4 * w * 9, n_classes))
+                                  nn.Linear(4 * w * 9, 4 * self.n_kinds + self.n_pairs))
+        self.register_buffer("token_map", token_matrix(classes))
 
-    def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return self.head(self.features(x))
+    def parts(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """Side-kind logits (N, 4, K) and join logits (N, J)."""
+        out = self.head(self.features(x))
+        return out[:, :4 * self.n_kinds].reshape(-1, 4, self.n_kinds), out[:, 4 * self.n_kinds:]
+
+    def class_scores(self, sides: torch.Tensor, joins: torch.Tensor) -> torch.Tensor:
+        """(N, V): summed log-probabilities of each class's parts."""
+        logp = torch.cat([torch.log_softmax(sides, dim=2).flatten(1),
+                          nn.functional.logsigmoid(joins), nn.functional.logsigmoid(-joins)], 1)
+        return logp @ self.token_map
+
+    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        sides, joins = self.parts(x)
+        return self.class_scores(sides, joins), sides, joins
 
 
 class OrienterNet(nn.Module):
@@ -184,7 +225,8 @@ def cut_crops(boards: np.ndarray, labels: np.ndarray, cell_px: int, pad_px: int,
 
 
 class Augmenter:
-    """Random offset re-crop, dihedral turn/mirror with label mapping, contrast jitter."""
+    """Random offset re-crop, dihedral turn/mirror with label mapping, contrast jitter
+    (``GAIN``), a little noise."""
 
     def __init__(self, size: int, seed: int) -> None:
         self.size = size
@@ -207,11 +249,47 @@ class Augmenter:
             img = np.rot90(img, k=-int(turns[i]))  # clockwise
             labels[i] = self.rot[turns[i]][labels[i]]
             out[i] = img
-        gain = self.rng.uniform(0.6, 1.4, size=(n, 1, 1)).astype(np.float32)
+        gain = self.rng.uniform(GAIN[0], GAIN[1], size=(n, 1, 1)).astype(np.float32)
         out = out * gain / 255.0
         out += self.rng.normal(0, 0.02, size=out.shape).astype(np.float32)
         out = (np.clip(out, 0, 1) - MEAN) / STD
         return torch.from_numpy(out[:, None]), torch.from_numpy(labels)
+
+
+def load_matching(model: nn.Module, path: Path) -> int:
+    """Load the tensors of a saved model that fit ``model`` (the convolutional features of an
+    earlier head, say); returns how many were loaded. The class matrix is always rebuilt."""
+    state = torch.load(path, weights_only=True)
+    own = model.state_dict()
+    kept = {k: v for k, v in state.items()
+            if k in own and k != "token_map" and own[k].shape == v.shape}
+    model.load_state_dict(kept, strict=False)
+    return len(kept)
+
+
+class PartsLoss(nn.Module):
+    """Cross-entropy over the classes (label smoothing 0.02), plus ``aux`` times the
+    cross-entropy of each side's kind and of each join, so that the heads mean what they say
+    on their own (another expansion's head can be trained against them)."""
+
+    def __init__(self, classes: tuple[str, ...] | list[str], aux: float = 0.5) -> None:
+        super().__init__()
+        parts = [token_parts(t) for t in classes]
+        self.kinds = torch.tensor([p.kinds for p in parts], dtype=torch.long)
+        self.joins = torch.tensor([p.joins for p in parts], dtype=torch.float32)
+        self.aux = aux
+        self.tokens = nn.CrossEntropyLoss(label_smoothing=0.02)
+
+    def forward(self, scores: torch.Tensor, sides: torch.Tensor, joins: torch.Tensor,
+                labels: torch.Tensor) -> torch.Tensor:
+        kinds = self.kinds[labels]
+        side_loss = nn.functional.cross_entropy(sides.reshape(-1, sides.shape[-1]),
+                                                kinds.reshape(-1))
+        target = self.joins[labels]
+        known = target >= 0
+        join_loss = nn.functional.binary_cross_entropy_with_logits(
+            joins[known], target[known]) if bool(known.any()) else joins.sum() * 0
+        return self.tokens(scores, labels) + self.aux * (side_loss + join_loss)
 
 
 def centre_batch(crops: np.ndarray) -> torch.Tensor:
@@ -227,7 +305,7 @@ def evaluate(model: nn.Module, crops: np.ndarray, labels: np.ndarray) -> tuple[f
     logits = []
     with torch.no_grad():
         for i in range(0, len(crops), 1024):
-            logits.append(model(centre_batch(crops[i:i + 1024])))
+            logits.append(model(centre_batch(crops[i:i + 1024]))[0])
     logits = torch.cat(logits).numpy()
     return float((logits.argmax(1) == labels).mean()), logits
 
@@ -252,11 +330,12 @@ def export_onnx(model: nn.Module, size: int, path: Path) -> None:
     """Export with a dynamic batch axis (one call classifies all 49 crops)."""
     model.eval()
     dummy = torch.zeros(2, 1, size, size)
+    outputs = ["logits", "sides", "joins"]
     with warnings.catch_warnings():  # the TorchScript exporter is deprecated but simplest
         warnings.simplefilter("ignore", DeprecationWarning)
         torch.onnx.export(model, (dummy,), str(path), input_names=["crops"],
-                          output_names=["logits"], dynamic_axes={"crops": {0: "batch"},
-                                                                 "logits": {0: "batch"}},
+                          output_names=outputs,
+                          dynamic_axes={name: {0: "batch"} for name in ["crops", *outputs]},
                           opset_version=17, dynamo=False)
 
 
@@ -289,10 +368,12 @@ def main(argv: list[str] | None = None) -> int:
     if args.orienter_epochs:
         train_orienter(info["wide"], args.out, args.seed, args.orienter_epochs,
                        args.val_fraction, str(info["data_version"]))
-    split = len(boards) - n_val
+    # Validation boards drawn at random from every part (base, water, phone photos alike).
+    order = np.random.default_rng(args.seed).permutation(len(boards))
+    train_ids, val_ids = np.sort(order[n_val:]), np.sort(order[:n_val])
     cut = {"cell_px": info["cell_px"], "pad_px": info["pad_px"], "margin_px": args.margin}
-    train_x, train_y = cut_crops(boards[:split], labels[:split], **cut)
-    val_x, val_y = cut_crops(boards[split:], labels[split:], **cut)
+    train_x, train_y = cut_crops(boards[train_ids], labels[train_ids], **cut)
+    val_x, val_y = cut_crops(boards[val_ids], labels[val_ids], **cut)
     del boards
     size = info["cell_px"] + 2 * args.margin
     print(f"{len(train_y)} training crops, {len(val_y)} validation crops, input {size}px",
@@ -300,8 +381,8 @@ def main(argv: list[str] | None = None) -> int:
 
     model = CellNet(width=args.width)
     if args.init:
-        model.load_state_dict(torch.load(args.init, weights_only=True))
-        print(f"starting from {args.init}", flush=True)
+        kept = load_matching(model, args.init)
+        print(f"starting from {args.init} ({kept} tensors of the same shape)", flush=True)
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
     steps = args.epochs * (len(train_y) // args.batch)
     loop_start = time.time()
@@ -316,7 +397,7 @@ def main(argv: list[str] | None = None) -> int:
         """Linear warm-up over the first 10 %, then cosine down to zero."""
         return args.lr * (p / 0.1 if p < 0.1 else 0.5 * (1 + np.cos(np.pi * (p - 0.1) / 0.9)))
     augment = Augmenter(size, args.seed)
-    loss_fn = nn.CrossEntropyLoss(label_smoothing=0.02)
+    loss_fn = PartsLoss(CLASSES)
     rng = np.random.default_rng(args.seed)
     args.out.mkdir(parents=True, exist_ok=True)
     step = 0
@@ -332,7 +413,7 @@ def main(argv: list[str] | None = None) -> int:
                 group["lr"] = learning_rate(p)
             idx = np.sort(order[b * args.batch:(b + 1) * args.batch])
             x, y = augment(train_x[idx], train_y[idx])
-            loss = loss_fn(model(x), y)
+            loss = loss_fn(*model(x), y)
             opt.zero_grad()
             loss.backward()
             opt.step()
@@ -345,7 +426,9 @@ def main(argv: list[str] | None = None) -> int:
         export_onnx(model, size, args.out / MODEL_FILE)
         torch.save(model.state_dict(), args.out / "cell_classifier.pt")
         ModelMeta(
-            classes=list(CLASSES), input_size=size, channels=1, cell_px=info["cell_px"],
+            classes=list(CLASSES), side_kinds=list(SIDE_KINDS),
+            join_pairs=[list(pair) for pair in JOIN_PAIRS],
+            input_size=size, channels=1, cell_px=info["cell_px"],
             margin_px=args.margin, pad_px=info["pad_px"],
             normalisation="x = (ink_darkness / 255 - mean) / std; ink_darkness from "
                           "vision.crops.ink_darkness on the straightened board",

@@ -10,40 +10,69 @@ from scoring.space import parse_token
 from vision.crops import ink_darkness, space_crops
 from vision.decode import decode
 from vision.exit_marks import exit_axis_evidence
-from vision.model_meta import (
-    BASE_CLASSES,
-    CLASSES,
-    ODD_CLASSES,
-    mirror_index_map,
-    mirror_token,
-    rotate_token,
-    rotation_index_map,
-)
+from vision.model_meta import CLASSES, mirror_index_map, rotate_token, rotation_index_map
 from vision.orient import EXIT_VIEW
 from vision.rectify import CanonicalBoard, order_corners, rotate_corners, warp_board
 from vision.render import BASE_TOKENS
+from vision.space_parts import (
+    BASE_CLASSES,
+    ODD_CLASSES,
+    WATER_CLASSES,
+    class_index,
+    class_of,
+    mirror_token,
+    mirrored_parts,
+    same_space,
+    side_letters,
+    token_parts,
+    turned_parts,
+)
 
 
-def test_classes_are_every_drawable_side_combination():
-    assert len(CLASSES) == 83 == len(set(CLASSES))
+def test_classes_are_every_drawable_side_combination_and_the_water_drawings():
+    assert len(CLASSES) == 190 == len(set(CLASSES))
     assert CLASSES[0] == "."
     assert CLASSES[:51] == BASE_CLASSES and set(BASE_CLASSES) == set(BASE_TOKENS)
+    assert CLASSES[51:83] == ODD_CLASSES
     assert {"H___", "___R", "HR_H", "_RRH"} <= set(ODD_CLASSES)  # dead ends, 3-way stations
     for token in ODD_CLASSES:
         assert parse_token(token).token == token
+    # every River and Lake die face in every turn, and the water drawings no die gives
+    assert {"W_W_", "__WW", "H_H_+_W_W", "W_W_+_R_R", "LLLL", "_L_H", "RLLH", "WWW_",
+            "L_L_"} <= set(WATER_CLASSES)
+    assert len({token_parts(t) for t in CLASSES}) == len(CLASSES)  # no two draw the same
 
 
 def test_turns_and_mirrors_stay_in_the_classes():
+    index = class_index()
     for token in CLASSES:
         assert rotate_token(token, 4) == token
-        assert mirror_token(mirror_token(token)) == token
-        assert rotate_token(token, 1) in CLASSES and mirror_token(token) in CLASSES
+        assert same_space(mirror_token(mirror_token(token)), token)
+        assert class_of(rotate_token(token, 1), index) >= 0
+        assert class_of(mirror_token(token), index) >= 0
     assert rotate_token("HR__", 1) == "_HR_"  # West goes North: (N,E,S,W) -> (W,N,E,S)
     assert rotate_token("H__R", 1) == "RH__"
     assert rotate_token("HRHRo", 1) == "RHRHo"
     assert mirror_token("HR__") == "H__R"
+    assert mirror_token("HH__+__WW") == "H__H+_WW_"
     assert sorted(rotation_index_map(1)) == list(range(len(CLASSES)))
     assert sorted(mirror_index_map()) == list(range(len(CLASSES)))
+    turned = CLASSES[rotation_index_map(1)[CLASSES.index("H_H_+_W_W")]]
+    assert same_space(turned, "_H_H+W_W_") and turned == "W_W_+_H_H"
+
+
+def test_space_parts_tell_overpasses_bridges_piers_and_stations_apart():
+    # one piece joins every pair of its sides; an overpass or a bridge joins only the
+    # straight pairs; an empty side joins nothing
+    assert token_parts("HRHR").joins == (1, 1, 1, 1, 1, 1)
+    assert token_parts("HRHRo").joins == (0, 0, 0, 0, 1, 1)
+    assert token_parts("H_H_+_W_W").joins == (0, 0, 0, 0, 1, 1)
+    assert side_letters("H_H_+_W_W") == "HWHW"
+    assert token_parts("L_R_").joins == (-1, -1, -1, -1, 1, -1)
+    assert token_parts(".").kinds == (0, 0, 0, 0)
+    bridge = token_parts("R_R_+_W_W")
+    assert turned_parts(bridge, 1) == token_parts("_R_R+W_W_")
+    assert mirrored_parts(token_parts("LLHR")) == token_parts("LRHL")
 
 
 def _board_photo() -> tuple[np.ndarray, np.ndarray, CanonicalBoard]:

@@ -17,11 +17,12 @@ from vision.classify import CellClassifier
 from vision.crops import ink_darkness, space_crops
 from vision.errors import BadCorners, UnreadableImage
 from vision.model_files import models_dir
-from vision.model_meta import BASE_CLASSES, CLASSES, rotate_token
+from vision.model_meta import CLASSES, rotate_token
 from vision.recognizer import PhotoError, Recognizer
 from vision.rectify import warp_board
 from vision.render import render_photo, sample_grid
 from vision.review import ReviewEntry
+from vision.space_parts import BASE_CLASSES
 
 ROOT = Path(__file__).resolve().parent.parent
 # the base-game samples: the Deep Blue ones (truth with an ``expansion:`` key line, board_12

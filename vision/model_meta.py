@@ -13,11 +13,8 @@ from pathlib import Path
 
 from scoring.space import parse_token
 from vision.space_parts import (
-    BASE_CLASSES,
     CLASSES,
-    ODD_CLASSES,
     class_index,
-    mirror_token,
     mirrored_parts,
     token_parts,
     turned_parts,
@@ -61,7 +58,11 @@ class ModelMeta:
     mean: float
     std: float
     input_name: str = "crops"
-    output_name: str = "logits"
+    output_name: str = "logits"  # (N, classes) log-scores; softmax over classes after /T
+    # The network's parts (vision.space_parts): outputs "sides" (N, 4, len(side_kinds)) and
+    # "joins" (N, len(join_pairs)); empty for a model with one flat class output.
+    side_kinds: list[str] = field(default_factory=list)
+    join_pairs: list[list[int]] = field(default_factory=list)
     temperature: float = 1.0  # logits are divided by this before softmax (calibration)
     training_seed: int = 0
     data_version: str = ""
