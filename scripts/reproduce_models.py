@@ -3,23 +3,31 @@
     nice -n 10 .venv/bin/python scripts/reproduce_models.py --out models
 
 This is the recipe that produced ``models/cell_classifier.*``, ``models/board_orienter.*`` and
-``models/round_numbers.*`` (their metadata records it). On 2 CPU cores: about 15 minutes to
-render and straighten the 5,600 training photos (about 830 MB) and 2 minutes for 400 held-out
-ones, then about 60 minutes of training (the orienter, then the cell classifier for 5 epochs;
-the shipped run's training took 67 minutes with other work on the machine, on data version
-2's parts relabelled: the same pixels), then 10 minutes for the round-number reader (6
-epochs on the same boards; the corner patches are cut from them). Everything follows
-from the seeds below, so a rerun gives the same data bit for bit and, on the same torch build
-and thread count, the same models.
+``models/round_numbers.*`` (their metadata records it). In order, on 2 CPU cores:
 
-Steps already done are skipped (data parts that exist are kept), so an interrupted run can
-simply be started again.
+1. Base-game boards (data version 3's seeds, about 15 minutes to render and straighten 5,600
+   photos) and 400 held-out ones for the round-number reader.
+2. The board orienter on their wide views (10 epochs, a few minutes).
+3. The cell classifier's first stage: the flat 83-class classifier shipped before the reader
+   learnt side kinds and joins. Its convolutional features seed the second stage; it is taken
+   from git (``STAGE1``: the commit and file; its own metadata there records its recipe,
+   5 epochs on the step-1 data, 67 minutes), since its flat head is no longer trained here.
+4. Data version 4 (about 10 minutes): base boards, Deep Blue boards (River, Lake, both), and
+   photos with the phone conditions (bent paper, faint ink, dim rooms, hands) of both kinds.
+5. The cell classifier with the parts head (side kinds and joins, vision/space_parts.py),
+   features from step 3, 3 epochs (about an hour).
+6. The round-number reader (6 epochs on the step-1 boards, 10 minutes).
+
+Everything follows from the seeds below, so a rerun gives the same data bit for bit and, on
+the same torch build and thread count, the same models. Steps already done are skipped (data
+parts that exist are kept), so an interrupted run can simply be started again.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -39,8 +47,19 @@ DATASETS = [
     ("v3_a", 1_002_400, 400, 2.5),
     ("v3_b", 1_003_000, 5_200, 5.0),
 ]
-TRAINING = ["--epochs", "5", "--width", "16", "--orienter-epochs", "10", "--threads", "2",
-            "--seed", "20261129"]
+ORIENTER_TRAINING = ["--epochs", "0", "--orienter-epochs", "10", "--threads", "2",
+                     "--seed", "20261129"]
+# The first stage's weights: (commit, path) in this repository's history.
+STAGE1 = ("653b41a", "models/cell_classifier.pt")
+# (folder, first photo seed, photos, largest photo in megapixels, --expansion, --conditions)
+PARTS_DATASETS = [
+    ("v4_base", 1_003_000, 2_000, 5.0, None, None),
+    ("v4_water", 1_020_000, 2_600, 5.0, "mix", None),
+    ("v4_phone", 1_030_000, 1_200, 5.0, None, "phone"),
+    ("v4_phone_water", 1_040_000, 800, 5.0, "mix", "phone"),
+]
+TRAINING = ["--epochs", "3", "--width", "16", "--orienter-epochs", "0", "--threads", "2",
+            "--seed", "20261201"]
 # Boards the round-number reader is measured on (never trained on): (folder, seed, photos,
 # smallest and largest photo in megapixels).
 HELDOUT = ("heldout_orient", 8_200_000, 400, 1.0, 12.0)
@@ -71,10 +90,33 @@ def main(argv: list[str] | None = None) -> int:
                     "--part-size", "200", "--mp-min", str(mp_min), "--mp-max", str(mp_max)]
     generate_dataset.main([*heldout_args, "--workers", str(args.workers)])
     heldout = sorted(str(p) for p in heldout_dir.glob("part*.npz"))
-    print(f"data ready after {time.time() - start:.0f}s", flush=True)
-    train_classifier.main(["--data", *parts, "--out", str(args.out), *TRAINING])
+    print(f"base data ready after {time.time() - start:.0f}s", flush=True)
+    train_classifier.main(["--data", *parts, "--out", str(args.out), *ORIENTER_TRAINING])
+
+    stage1 = args.data / "stage1_cell_classifier.pt"
+    if not stage1.exists():
+        commit, path = STAGE1
+        stage1.write_bytes(subprocess.run(["git", "show", f"{commit}:{path}"], check=True,
+                                          capture_output=True).stdout)
+    parts_v4: list[str] = []
+    parts_commands: list[str] = []
+    for folder, seed, n, mp_max, expansion, conditions in PARTS_DATASETS:
+        out = args.data / folder
+        data_args = ["--n", str(n), "--seed", str(seed), "--out", str(out),
+                     "--part-size", "200", "--mp-max", str(mp_max)]
+        data_args += ["--expansion", expansion] if expansion else []
+        data_args += ["--conditions", conditions] if conditions else []
+        generate_dataset.main([*data_args, "--workers", str(args.workers)])
+        parts_commands.append("scripts/generate_dataset.py " + " ".join(data_args))
+        parts_v4 += sorted(str(p) for p in out.glob("part*.npz"))
+    print(f"data version 4 ready after {time.time() - start:.0f}s", flush=True)
+    train_classifier.main(["--data", *parts_v4, "--out", str(args.out), *TRAINING,
+                           "--init", str(stage1)])
     meta = ModelMeta.load(args.out / META_FILE)
-    meta.recipe = "; ".join(["scripts/reproduce_models.py, i.e.", *commands, meta.recipe])
+    meta.recipe = "; ".join([
+        "scripts/reproduce_models.py, i.e.", *commands,
+        f"stage 1: git show {STAGE1[0]}:{STAGE1[1]} > {stage1}", *parts_commands,
+        meta.recipe])
     meta.save(args.out / META_FILE)
     train_round_numbers.main(["--data", *parts, "--heldout", *heldout, "--out", str(args.out),
                               *NUMBERS_TRAINING])

@@ -8,6 +8,7 @@ import pytest
 from tests.project_scripts import load_script
 from vision.classify import CellClassifier
 from vision.model_meta import CLASSES, ModelMeta, mirror_index_map, rotation_index_map
+from vision.space_parts import BASE_CLASSES, WATER_CLASSES
 
 pytest.importorskip("torch", reason="training needs the 'train' extra (torch)")
 
@@ -32,9 +33,34 @@ def test_generate_then_train_then_run(tmp_path):
     probs = classifier.read(crops, turns=4)
     assert probs.shape == (49, len(CLASSES))
     np.testing.assert_allclose(probs.sum(axis=1), 1.0, atol=1e-4)
+    sides, joins = classifier.parts(crops[:3])
+    assert sides.shape == (3, 4, 5) and joins.shape == (3, 6)
+    np.testing.assert_allclose(sides.sum(axis=2), 1.0, atol=1e-4)
+    assert meta.side_kinds == ["_", "H", "R", "W", "L"] and len(meta.join_pairs) == 6
     assert (models / "board_orienter.onnx").exists()
     assert meta.data_version.endswith("4 photos, seeds 4242-4245")
     assert meta.recipe.startswith("scripts/train_classifier.py --data ")
+
+
+def test_deep_blue_and_phone_photos_are_labelled_by_their_parts(tmp_path):
+    """--expansion draws River/Lake boards whose water is labelled with the water classes;
+    --conditions phone photos of base boards keep to the base classes (hidden spaces: -1)."""
+    generate = load_script("generate_dataset")
+    water, phone = tmp_path / "water", tmp_path / "phone"
+    common = ["--workers", "1", "--part-size", "6", "--mp-min", "1", "--mp-max", "1.2"]
+    assert generate.main(["--n", "6", "--seed", "4300", "--out", str(water),
+                          "--expansion", "mix", *common]) == 0
+    water_classes = {i for i, token in enumerate(CLASSES) if token in WATER_CLASSES}
+    with np.load(water / "part000.npz") as d:
+        labels = d["labels"]
+        assert str(d["expansion"]) == "mix"
+    assert len(water_classes & set(labels.ravel().tolist())) >= 5
+    assert generate.main(["--n", "6", "--seed", "4400", "--out", str(phone),
+                          "--conditions", "phone", *common]) == 0
+    with np.load(phone / "part000.npz") as d:
+        labels = d["labels"]
+    assert labels.min() >= -1 and labels.max() < len(BASE_CLASSES) + 32
+    assert not water_classes & set(labels.ravel().tolist())
 
 
 def test_data_and_training_are_reproducible(tmp_path):

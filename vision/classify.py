@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 
 from vision.model_meta import META_FILE, MODEL_FILE, ModelMeta, rotation_index_map
-from vision.onnx_model import NetworkIO, OnnxModel
+from vision.onnx_model import NetworkIO, OnnxModel, softmax
 
 
 @dataclass(frozen=True)
@@ -61,6 +61,14 @@ class CellClassifier(OnnxModel):
         if len(unsure):
             probs[unsure] = self._turned_mean(crops[unsure], turns)
         return probs
+
+    def parts(self, crops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """What the network reads of each crop's parts (vision.space_parts): (N, 4, kinds)
+        probabilities of each side's kind (N, E, S, W; ``meta.side_kinds``) and (N, pairs)
+        probabilities that a pair of sides is joined (``meta.join_pairs``), uncalibrated."""
+        sides, joins = self.session.run(["sides", "joins"],
+                                        {self.io.input_name: self.network_input(crops)})
+        return softmax(sides, axis=2), 1.0 / (1.0 + np.exp(-joins))
 
     def _turned_mean(self, crops: np.ndarray, turns: int) -> np.ndarray:
         """Mean of the readings of ``crops`` turned 0..turns-1 quarter turns, mapped back."""

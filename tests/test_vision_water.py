@@ -1,0 +1,95 @@
+"""Deep Blue photos: the reader sees rivers and lakes, and a base board never gains water."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from vision.recognizer import Recognizer
+from vision.space_parts import side_letters
+from vision.water_sighting import WaterParams, sight_water
+
+ROOT = Path(__file__).resolve().parent.parent
+PHOTOS = ROOT / "sample_photos"
+
+
+@pytest.fixture(scope="module")
+def recognizer() -> Recognizer:
+    return Recognizer.load()
+
+
+@pytest.fixture(scope="module")
+def base_reading(recognizer):
+    return recognizer.read(PHOTOS / "board_01.jpg")
+
+
+def _with_reading(reading, spaces: dict[tuple[int, int], tuple[str, float]]):
+    """The reading's grid and probabilities with some spaces read as other tokens."""
+    grid = [row[:] for row in reading.grid]
+    probs = reading.probs.copy()
+    for (r, c), (token, p) in spaces.items():
+        probs[r, c] = (1 - p) / (len(reading.classes) - 1)
+        probs[r, c, reading.classes.index(token)] = p
+        grid[r][c] = token
+    return grid, probs
+
+
+def test_a_lone_river_on_a_base_board_is_read_again_without_water(base_reading):
+    r, c = next((r, c) for r in range(7) for c in range(7) if base_reading.grid[r][c] != ".")
+    grid, probs = _with_reading(base_reading, {(r, c): ("W_W_", 0.95)})
+    second = base_reading.classes.index(base_reading.grid[r][c])
+    probs[r, c, second] = 0.04  # the drawn piece is the runner-up
+    new_grid, review, seen = sight_water(grid, probs, base_reading.classes, [])
+    assert seen == []
+    assert new_grid[r][c] == base_reading.grid[r][c]
+    [entry] = review
+    assert (entry.row, entry.col, entry.token) == (r, c, base_reading.grid[r][c])
+    assert "read as W_W_ (0.95)" in entry.reason and "a river" in entry.reason
+    assert grid[r][c] == "W_W_"  # the caller's grid is left as it was
+
+
+def test_water_on_several_spaces_names_the_expansion_and_why(base_reading):
+    spaces = {(0, 1): ("_W_W", 0.99), (0, 2): ("W__W", 0.7), (3, 3): ("LL__", 0.98),
+              (3, 4): ("L___", 0.96)}
+    grid, probs = _with_reading(base_reading, spaces)
+    new_grid, review, seen = sight_water(grid, probs, base_reading.classes, [])
+    assert new_grid == grid and review == []
+    assert [s.name for s in seen] == ["river", "lake"]
+    assert seen[0].spaces == ((0, 1), (0, 2))
+    assert seen[0].reason == "2 spaces drawn with a river (row 0, column 1, row 0, column 2)"
+    assert seen[1].to_json()["spaces"] == [[3, 3], [3, 4]]
+    # unsure water everywhere is not enough to call the board a Deep Blue board
+    unsure = {rc: (token, 0.6) for rc, (token, _) in spaces.items()}
+    grid, probs = _with_reading(base_reading, unsure)
+    _, review, seen = sight_water(grid, probs, base_reading.classes, [], WaterParams())
+    assert seen == [] and len(review) == 4
+
+
+def test_base_sample_photos_show_no_water(recognizer):
+    for photo in sorted(PHOTOS.glob("board_*.jpg")):
+        truth = json.loads(photo.with_suffix(".json").read_text())
+        if any(line.startswith("expansion:") for line in truth.get("extras", [])) \
+                or any("W" in side_letters(t) or "L" in side_letters(t)
+                       for line in truth["grid"] for t in line.split()):
+            continue
+        reading = recognizer.read(photo)
+        assert reading.expansions_seen == [], photo.name
+        assert not any("W" in side_letters(t) or "L" in side_letters(t)
+                       for row in reading.grid for t in row), photo.name
+
+
+@pytest.mark.parametrize("name, expansion, letter", [("board_12.jpg", "river", "W"),
+                                                      ("board_13.jpg", "lake", "L")])
+def test_deep_blue_samples_are_read_with_their_water(recognizer, name, expansion, letter):
+    photo = PHOTOS / name
+    truth = json.loads(photo.with_suffix(".json").read_text())
+    reading = recognizer.read(photo)
+    assert [s.name for s in reading.expansions_seen] == [expansion]
+    water = {(r, c) for r, line in enumerate(truth["grid"])
+             for c, token in enumerate(line.split()) if letter in side_letters(token)}
+    assert set(reading.expansions_seen[0].spaces) == water
+    wrong = [(r, c) for r in range(7) for c in range(7)
+             if side_letters(reading.grid[r][c]) != side_letters(truth["grid"][r].split()[c])]
+    assert wrong == []
