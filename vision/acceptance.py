@@ -92,9 +92,9 @@ def orientation_warnings(confidence: float, params: AcceptanceParams) -> list[st
 
 def unbend_warnings(bend: Unbend | None) -> list[str]:
     """The warning for a board whose printed lines could not be followed well enough to
-    trust (vision.unbend): its spaces are then cut by the lattice corners' homography alone,
-    which a bent or folded sheet moves off its spaces."""
-    if bend is None or bend.trusted:
+    trust (vision.unbend), unless its frame shows the sheet flat: its spaces are then cut by
+    the lattice corners' homography alone, which a bent or folded sheet moves off them."""
+    if bend is None or not bend.warning:
         return []
     return [("the board's printed grid lines could not be followed (" + bend.reason + "), so "
              "bent or folded paper could not be corrected; check the read grid")]

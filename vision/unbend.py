@@ -64,8 +64,11 @@ class UnbendParams:
     min_lines: int = 12  # of the 16 lines, at least this many followed to trust the fit
     max_residual_px: float = 0.9  # RMS distance of the following samples, at most
     max_shift: float = 0.5  # a displacement larger than this (spaces) is not believed
-    min_shift_px: float = 0.75  # below this everywhere the board is flat: nothing is remapped
-    map_step_px: int = 4  # the remap is computed on a grid this coarse, then interpolated
+    min_shift_px: float = 1.0  # below this everywhere the board is flat: nothing is remapped
+    # inner lines lost, but the frame followed all round within this of straight: a flat
+    # sheet with faint lines, read without a warning
+    straight_frame_px: float = 1.5
+    map_step_px: int = 8  # the remap is computed on a grid this coarse, then interpolated
 
 
 @dataclass
@@ -87,6 +90,7 @@ class Unbend:
     trusted: bool  # enough lines followed, closely enough
     applied: bool  # trusted and not flat: the board is to be remapped
     reason: str = ""  # why not applied ("" when applied)
+    warning: bool = False  # not trusted, and the frame does not show the sheet flat
 
     def intersections(self, board: CanonicalBoard) -> np.ndarray:
         """(8, 8, 2) canonical (x, y) of the printed lattice's intersections, row-major."""
@@ -106,34 +110,30 @@ def unbend(flat: np.ndarray, board: CanonicalBoard, params: UnbendParams = Unben
     grey, ``board``'s layout) and decide whether the curves are to be trusted and applied."""
     grey = darkest_channel(flat)
     along = params.along_px
-    penalty = _penalty(LINES, len(_knots(board, params)), params)
-    axes = [_Axis(view, board, penalty, params) for view in
-            (cv2.boxFilter(grey, cv2.CV_32F, (along, 1)),
-             cv2.boxFilter(grey, cv2.CV_32F, (1, along)).T)]
-    starts = [axis.fit(axis.frame_samples(), axis.zero, params.robust_px) for axis in axes]
+    lattice = _Lattice(np.stack([cv2.boxFilter(grey, cv2.CV_32F, (along, 1)),
+                                 cv2.boxFilter(grey, cv2.CV_32F, (1, along)).T]), board, params)
+    start = lattice.fit(lattice.frame_samples(lattice.zero), lattice.zero, params.robust_px)
     # the inner lines' polarity (one print both ways): dark lines unless light ones are
     # followed better
     first = {}
     for polarity in (1, -1):
-        first[polarity] = [axis.follow(start, params.line_reach, polarity, params.robust_px)
-                           for axis, start in zip(axes, starts, strict=True)]
-        if min(fit.share for fit in first[polarity]) >= params.sure_share:
+        first[polarity] = lattice.follow(start, params.line_reach, polarity, params.robust_px)
+        if first[polarity].share.min() >= params.sure_share:
             break
-    polarity = max(first, key=lambda p: sum(fit.inliers for fit in first[p]))
-    fits = [axis.follow(fit.curves, params.line_reach_final, polarity, params.final_px)
-            for axis, fit in zip(axes, first[polarity], strict=True)]
-    return _judge(np.stack([fit.curves for fit in fits]), fits, polarity, board, params)
+    polarity = max(first, key=lambda p: first[p].inliers)
+    fit = lattice.follow(first[polarity].curves, params.line_reach_final, polarity,
+                         params.final_px)
+    return _judge(fit, polarity, board, params)
 
 
-def _judge(curves: np.ndarray, fits: list[_AxisFit], polarity: int, board: CanonicalBoard,
-           params: UnbendParams) -> Unbend:
+def _judge(fit: _Fit, polarity: int, board: CanonicalBoard, params: UnbendParams) -> Unbend:
     """The result, with whether it is trusted and to be applied."""
     knots = _knots(board, params)
-    followed = np.stack([fit.followed for fit in fits])
-    inliers = np.concatenate([fit.inlier_residuals for fit in fits])
+    inliers = fit.inlier_residuals
     residual = float(np.sqrt(np.mean(inliers ** 2))) if inliers.size else float("inf")
-    offsets = _intersection_offsets(knots, curves, board)
-    result = Unbend(knots, curves, offsets, residual, followed,
+    offsets = _intersection_offsets(knots, fit.curves, board)
+    followed = fit.followed
+    result = Unbend(knots, fit.curves, offsets, residual, followed,
                     int(np.count_nonzero(followed >= params.min_share)), polarity,
                     trusted=False, applied=False)
     result.reason = _distrust(result, board, params)
@@ -141,7 +141,16 @@ def _judge(curves: np.ndarray, fits: list[_AxisFit], polarity: int, board: Canon
     if result.trusted and np.abs(offsets).max() < params.min_shift_px:
         result.reason = "flat"
     result.applied = not result.reason
+    result.warning = not result.trusted and not _straight_frame(result, params)
     return result
+
+
+def _straight_frame(result: Unbend, params: UnbendParams) -> bool:
+    """Whether the frame was followed all round and runs straight where the homography put
+    it: a flat sheet, whose inner lines may be too faint to follow (no warning needed)."""
+    frame = [0, GRID]
+    return bool(result.followed[:, frame].min() >= params.min_share
+                and np.abs(result.curves[:, frame]).max() <= params.straight_frame_px)
 
 
 def _distrust(result: Unbend, board: CanonicalBoard, params: UnbendParams) -> str:
@@ -176,12 +185,15 @@ def _ridge(profiles: np.ndarray, half: int, polarity: int) -> np.ndarray:
 def _edge(profiles: np.ndarray, outward_first: bool) -> np.ndarray:
     """How much lighter the inside is than the outside at each point (a dark frame's inner
     edge: the edge between points k - 1 and k + 1 is scored at k), relative to the inside;
-    -inf at the profile's ends."""
+    -inf at the profile's ends. The outside is its lightest of 3 points, so that the thick
+    frame scores and the edge of a thin line beside it does not."""
     out = np.full_like(profiles, -np.inf)
-    first = profiles[..., 0:-4] + profiles[..., 1:-3]
-    last = profiles[..., 3:-1] + profiles[..., 4:]
-    inside, outside = (last, first) if outward_first else (first, last)
-    out[..., 2:-2] = (inside - outside) / (inside + 16.0)
+    if not outward_first:
+        return _edge(profiles[..., ::-1], True)[..., ::-1]
+    outside = np.maximum(np.maximum(profiles[..., 0:-5], profiles[..., 1:-4]),
+                         profiles[..., 2:-3])
+    inside = 0.5 * (profiles[..., 4:-1] + profiles[..., 5:])
+    out[..., 3:-2] = (inside - outside) / (inside + 8.0)
     return out
 
 
@@ -200,8 +212,8 @@ def _peaks(response: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 @dataclass
 class _Samples:
-    """Where lines were seen, (lines, n) each: the displacement seen at each sample position
-    along them, and whether it is believed at all."""
+    """Where lines were seen, (2, m, n) each (both directions, ``lines``, every sample along
+    them): the displacement seen, and whether it is believed at all."""
 
     lines: np.ndarray  # (m,) which lines
     seen: np.ndarray
@@ -209,111 +221,125 @@ class _Samples:
 
     @staticmethod
     def join(a: _Samples, b: _Samples) -> _Samples:
-        return _Samples(np.concatenate([a.lines, b.lines]), np.concatenate([a.seen, b.seen]),
-                        np.concatenate([a.valid, b.valid]))
+        return _Samples(np.concatenate([a.lines, b.lines]),
+                        np.concatenate([a.seen, b.seen], axis=1),
+                        np.concatenate([a.valid, b.valid], axis=1))
 
 
 @dataclass
-class _AxisFit:
-    curves: np.ndarray  # (8, K) displacement of each line at the knots
-    followed: np.ndarray  # (8,) share of each line's samples within inlier_px of its curve
+class _Fit:
+    curves: np.ndarray  # (2, 8, K) displacement of each line at the knots
+    followed: np.ndarray  # (2, 8) share of each line's samples within inlier_px of its curve
     inlier_residuals: np.ndarray  # residuals of those samples
     inliers: int
-    share: float  # of all samples, the share that follow their curves
+    share: np.ndarray  # (2,) each direction's share of samples that follow their curves
 
 
-class _Axis:
-    """The 8 lines of one direction: the horizontal lines of ``view`` (the image averaged
-    along them; the vertical lines are those of the transposed image)."""
+class _Lattice:
+    """The 16 printed lines, on the board averaged along them: ``views[0]`` for the
+    horizontal lines, ``views[1]`` (transposed) for the vertical ones, so that both
+    directions are rows, handled together."""
 
-    def __init__(self, view: np.ndarray, board: CanonicalBoard, penalty: np.ndarray,
-                 params: UnbendParams) -> None:
-        self.view, self.board, self.penalty, self.params = view, board, penalty, params
+    def __init__(self, views: np.ndarray, board: CanonicalBoard, params: UnbendParams) -> None:
+        self.views, self.board, self.params = views, board, params
         step = params.step_px
         self.along = board.pad_px + step / 2 + step * np.arange(GRID * board.cell_px // step)
         self.knots = _knots(board, params)
-        self.zero = np.zeros((LINES, len(self.knots)))
+        self.zero = np.zeros((2, LINES, len(self.knots)))
+        self.penalty = _penalty(LINES, len(self.knots), params)
         self.low, self.frac = _hat_index(self.knots, self.along)
         self.frame: _Samples | None = None
 
     def profiles(self, lines: np.ndarray, guess: np.ndarray, reach: int
                  ) -> tuple[np.ndarray, np.ndarray]:
-        """Across ``lines`` (m,) at every sample: the view at rows ``round(expected + guess)
-        + k``, k = -reach..reach: (m, n, 2 reach + 1), and each profile's first row against
-        the expected one (m, n)."""
-        size = self.view.shape[0]
+        """Across ``lines`` (m,) of both directions at every sample: the view at rows
+        ``round(expected + guess) + k``, k = -reach..reach, (2, m, n, 2 reach + 1), and each
+        profile's first row against the expected one (2, m, n)."""
+        size = self.views.shape[1]
         expected = self.board.pad_px + lines[:, None] * self.board.cell_px
         base = np.rint(expected + guess).astype(int) - reach
         rows = np.clip(base[..., None] + np.arange(2 * reach + 1), 0, size - 1)
-        cols = np.clip(np.rint(self.along).astype(int), 0, size - 1)
-        return self.view[rows, cols[None, :, None]], (base - expected).astype(np.float64)
+        cols = np.clip(np.rint(self.along).astype(int), 0, size - 1)[:, None]
+        direction = np.arange(2)[:, None, None, None]
+        return self.views[direction, rows, cols], (base - expected).astype(np.float64)
 
-    def frame_samples(self) -> _Samples:
-        """The inner edges of the frame's two sides across this axis (lines 0 and 7),
-        searched ``frame_reach`` either side of where the homography put them."""
+    def frame_samples(self, curves: np.ndarray) -> _Samples:
+        """The inner edges of the frame's sides (lines 0 and 7 both ways), searched
+        ``frame_reach`` either side of the displacement ``curves``."""
         reach = round(self.params.frame_reach * self.board.cell_px)
         lines = np.array([0, GRID])
-        profiles, first = self.profiles(lines, np.zeros((2, len(self.along))), reach)
-        seen, valid = [], []
+        guess = _curve_values(self.knots, curves[:, lines], self.along)
+        profiles, first = self.profiles(lines, guess, reach)
+        seen, valid = np.empty(first.shape), np.empty(first.shape, bool)
         for k, outward_first in enumerate((True, False)):
-            position, value = _peaks(_edge(profiles[k], outward_first))
-            seen.append(first[k] + position)
-            valid.append(value >= self.params.min_edge)
-        self.frame = _Samples(lines, np.stack(seen), np.stack(valid))
+            position, value = _peaks(_edge(profiles[:, k], outward_first))
+            seen[:, k] = first[:, k] + position
+            valid[:, k] = value >= self.params.min_edge
+        self.frame = _Samples(lines, seen, valid)
         return self.frame
 
     def line_samples(self, curves: np.ndarray, reach_spaces: float, polarity: int) -> _Samples:
-        """The 6 inner lines, searched ``reach_spaces`` round the displacement ``curves``."""
+        """The inner lines, searched ``reach_spaces`` round the displacement ``curves``."""
         lines = np.arange(1, GRID)
         reach = round(reach_spaces * self.board.cell_px) + self.params.ridge_px
-        guess = _curve_values(self.knots, curves[1:GRID], self.along)
+        guess = _curve_values(self.knots, curves[:, 1:GRID], self.along)
         profiles, first = self.profiles(lines, guess, reach)
         position, value = _peaks(_ridge(profiles, self.params.ridge_px, polarity))
         floor = np.maximum(self.params.min_ridge,
-                           self.params.ridge_share * np.median(value, axis=1, keepdims=True))
+                           self.params.ridge_share * np.median(value, axis=-1, keepdims=True))
         return _Samples(lines, first + position, value >= floor)
 
     def follow(self, curves: np.ndarray, reach_spaces: float, polarity: int,
-               scales: tuple[float, ...]) -> _AxisFit:
+               scales: tuple[float, ...]) -> _Fit:
         """Frame and inner lines fitted, the inner lines searched round ``curves``."""
         samples = _Samples.join(self.frame, self.line_samples(curves, reach_spaces, polarity))
         return self.assess(samples, self.fit(samples, curves, scales))
 
     def fit(self, samples: _Samples, start: np.ndarray, scales: tuple[float, ...]
             ) -> np.ndarray:
-        """(8, K) displacements fitted to the valid samples by reweighted least squares
+        """(2, 8, K) displacements fitted to the valid samples by reweighted least squares
         (Tukey weights, their scale shrinking over ``scales`` px), from ``start``.
 
         Each sample sees two neighbouring knots of its line (piecewise-linear hats), so the
-        normal equations are gathered with ``bincount`` rather than from a design matrix."""
+        normal equations are gathered with ``bincount`` rather than from a design matrix;
+        both directions are solved in one batched call."""
         count = len(self.knots)
-        first = (samples.lines[:, None] * count + self.low).ravel()
+        size = LINES * count
+        line = np.arange(2)[:, None, None] * LINES + samples.lines[:, None]
+        first = (line * count + self.low).ravel()
         frac = np.broadcast_to(self.frac, samples.seen.shape).ravel()
         seen, valid = samples.seen.ravel(), samples.valid.ravel()
-        size = LINES * count
+        diagonal_at = np.arange(size)
         curves = start.ravel()
         for scale in scales:
             residual = seen - ((1 - frac) * curves[first] + frac * curves[first + 1])
             weight = np.where(valid, np.clip(1 - (residual / scale) ** 2, 0, None) ** 2, 0)
-            # a sample's hats meet only on the diagonal and next to it
-            diagonal = (np.bincount(first, (1 - frac) ** 2 * weight, minlength=size)
-                        + np.bincount(first + 1, frac ** 2 * weight, minlength=size))
-            beside = np.bincount(first, (1 - frac) * frac * weight, minlength=size)[:-1]
-            lhs = self.penalty + np.diag(diagonal) + np.diag(beside, 1) + np.diag(beside, -1)
-            rhs = (np.bincount(first, (1 - frac) * weight * seen, minlength=size)
-                   + np.bincount(first + 1, frac * weight * seen, minlength=size))
-            curves = np.linalg.solve(lhs, rhs)
-        return curves.reshape(LINES, count)
 
-    def assess(self, samples: _Samples, curves: np.ndarray) -> _AxisFit:
+            def gathered(at: np.ndarray, values: np.ndarray) -> np.ndarray:
+                return np.bincount(at, values, minlength=2 * size).reshape(2, size)
+
+            # a sample's two hats meet only on the diagonal and next to it
+            diagonal = gathered(first, (1 - frac) ** 2 * weight) + gathered(first + 1,
+                                                                           frac ** 2 * weight)
+            beside = gathered(first, (1 - frac) * frac * weight)[:, :-1]
+            lhs = np.repeat(self.penalty[None], 2, axis=0)
+            lhs[:, diagonal_at, diagonal_at] += diagonal
+            lhs[:, diagonal_at[:-1], diagonal_at[1:]] += beside
+            lhs[:, diagonal_at[1:], diagonal_at[:-1]] += beside
+            rhs = (gathered(first, (1 - frac) * weight * seen)
+                   + gathered(first + 1, frac * weight * seen))
+            curves = np.linalg.solve(lhs, rhs[..., None])[..., 0].ravel()
+        return curves.reshape(2, LINES, count)
+
+    def assess(self, samples: _Samples, curves: np.ndarray) -> _Fit:
         """How well the fitted curves follow the samples, line by line."""
-        on_curve = _curve_values(self.knots, curves, self.along)[samples.lines]
+        on_curve = _curve_values(self.knots, curves, self.along)[:, samples.lines]
         residual = samples.seen - on_curve
         inlier = samples.valid & (np.abs(residual) <= self.params.inlier_px)
-        followed = np.zeros(LINES)
-        followed[samples.lines] = inlier.mean(axis=1)
-        return _AxisFit(curves, followed, residual[inlier], int(inlier.sum()),
-                        float(inlier.mean()))
+        followed = np.zeros((2, LINES))
+        followed[:, samples.lines] = inlier.mean(axis=-1)
+        return _Fit(curves, followed, residual[inlier], int(inlier.sum()),
+                    inlier.mean(axis=(1, 2)))
 
 
 def _hat_index(knots: np.ndarray, along: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -339,8 +365,12 @@ def _penalty(lines: int, knots: int, params: UnbendParams) -> np.ndarray:
 
 
 def _curve_values(knots: np.ndarray, curves: np.ndarray, along: np.ndarray) -> np.ndarray:
-    """Each line's displacement at positions ``along`` (...): (8, ...)."""
-    return np.stack([np.interp(along, knots, curve) for curve in curves])
+    """Each line's displacement at positions ``along`` (...): (lines..., ...) for curves
+    (lines..., K)."""
+    low, frac = _hat_index(knots, np.asarray(along, np.float64))
+    flat = curves.reshape(-1, curves.shape[-1])
+    values = (1 - frac) * flat[:, low] + frac * flat[:, low + 1]
+    return values.reshape(curves.shape[:-1] + np.shape(along))
 
 
 def _intersection_offsets(knots: np.ndarray, curves: np.ndarray, board: CanonicalBoard
@@ -348,14 +378,20 @@ def _intersection_offsets(knots: np.ndarray, curves: np.ndarray, board: Canonica
     """(8, 8, 2) (dx, dy) of each intersection: where horizontal line i's curve crosses
     vertical line j's (a few fixed-point rounds)."""
     ideal = board.pad_px + board.cell_px * np.arange(LINES, dtype=np.float64)
+    line = np.arange(LINES)[:, None]
     dx = np.zeros((LINES, LINES))
     dy = np.zeros((LINES, LINES))
     for _ in range(3):
-        x = ideal[None, :] + dx  # [i, j]
-        y = ideal[:, None] + dy
-        dy = np.stack([np.interp(x[i], knots, curves[0, i]) for i in range(LINES)])
-        dx = np.stack([np.interp(y[:, j], knots, curves[1, j]) for j in range(LINES)], axis=1)
+        dy = _on_lines(knots, curves[0], line, ideal[None, :] + dx)  # line i at x[i, j]
+        dx = _on_lines(knots, curves[1], line, (ideal[:, None] + dy).T).T  # line j at y[i, j]
     return np.stack([dx, dy], axis=-1)
+
+
+def _on_lines(knots: np.ndarray, curves: np.ndarray, lines: np.ndarray, along: np.ndarray
+              ) -> np.ndarray:
+    """The displacement of line ``lines`` (broadcast with ``along``) at ``along``."""
+    low, frac = _hat_index(knots, along)
+    return (1 - frac) * curves[lines, low] + frac * curves[lines, low + 1]
 
 
 def _between(values: np.ndarray, at: np.ndarray, board: CanonicalBoard) -> np.ndarray:
