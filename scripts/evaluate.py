@@ -222,12 +222,15 @@ def summarise(rows: list[dict]) -> dict:
 
 def corner_figures(found: list[dict]) -> dict:
     """How far the read space corners are from the true ones (renders that record them), in
-    spaces: the mean over photos of each photo's mean and largest distance; and how often
-    the printed lines were followed and applied, or could not be followed (a warning)."""
+    spaces: over photos, the mean (and the median: a board turned wrong weighs a lot in
+    the mean) of each photo's mean distance, and the mean of its largest; and how often the
+    printed lines were followed and applied, or could not be followed (a warning)."""
     measured = [r for r in found if r["space_corner_error_mean"] != ""]
     looked = [r for r in found if r["unbend_applied"] != ""]
+    means = [r["space_corner_error_mean"] for r in measured]
     return {
-        "space_corner_error_mean": _mean(r["space_corner_error_mean"] for r in measured),
+        "space_corner_error_mean": _mean(means),
+        "space_corner_error_median": round(float(np.median(means)), 4) if means else None,
         "space_corner_error_max": _mean(r["space_corner_error_max"] for r in measured),
         "unbend_applied_pct": _share(sum(r["unbend_applied"] for r in looked), len(looked)),
         "unbend_warned_pct": _share(sum(r["unbend_warned"] for r in looked), len(looked)),
