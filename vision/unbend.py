@@ -57,7 +57,7 @@ class UnbendParams:
     smooth_across: float = 0.5  # ... of its change from line to line ...
     prior: float = 0.01  # ... and of the displacement itself (where nothing is seen)
     robust_px: tuple[float, ...] = (8.0, 4.0, 2.5, 2.0)  # Tukey scale per iteration ...
-    final_px: tuple[float, ...] = (2.0, 2.0)  # ... and in the last fit, from the first
+    final_px: tuple[float, ...] = (2.0,)  # ... and in the last fit, from the first
     inlier_px: float = 1.5  # a sample this close to its line's curve follows it
     min_share: float = 0.5  # a line is followed where this share of its samples follow it
     sure_share: float = 0.8  # dark inner lines followed this well: light ones are not tried
@@ -65,9 +65,9 @@ class UnbendParams:
     max_residual_px: float = 0.9  # RMS distance of the following samples, at most
     max_shift: float = 0.5  # a displacement larger than this (spaces) is not believed
     min_shift_px: float = 1.0  # below this everywhere the board is flat: nothing is remapped
-    # inner lines lost, but the frame followed all round within this of straight: a flat
-    # sheet with faint lines, read without a warning
-    straight_frame_px: float = 1.5
+    # inner lines lost, but the frame followed all round, its sides within this of straight
+    # lines: a flat sheet with faint lines, read without a warning
+    straight_frame_px: float = 1.0
     map_step_px: int = 8  # the remap is computed on a grid this coarse, then interpolated
 
 
@@ -146,11 +146,14 @@ def _judge(fit: _Fit, polarity: int, board: CanonicalBoard, params: UnbendParams
 
 
 def _straight_frame(result: Unbend, params: UnbendParams) -> bool:
-    """Whether the frame was followed all round and runs straight where the homography put
-    it: a flat sheet, whose inner lines may be too faint to follow (no warning needed)."""
-    frame = [0, GRID]
-    return bool(result.followed[:, frame].min() >= params.min_share
-                and np.abs(result.curves[:, frame]).max() <= params.straight_frame_px)
+    """Whether the frame was followed all round and its sides run straight (the corners
+    may be a little off: a straight side is any straight line): a flat sheet, whose inner
+    lines may be too faint to follow, so no warning is needed."""
+    frame = result.curves[:, [0, GRID]].reshape(4, -1)
+    line = np.polynomial.polynomial.polyfit(result.knots, frame.T, 1)
+    bend = frame - np.polynomial.polynomial.polyval(result.knots, line)
+    return bool(result.followed[:, [0, GRID]].min() >= params.min_share
+                and np.abs(bend).max() <= params.straight_frame_px)
 
 
 def _distrust(result: Unbend, board: CanonicalBoard, params: UnbendParams) -> str:
