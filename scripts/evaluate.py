@@ -165,7 +165,8 @@ def evaluate_one(args: tuple) -> dict:
         unbend_applied="" if bend is None else int(bend.applied),
         unbend_lines="" if bend is None else bend.lines_followed,
         unbend_residual_px="" if bend is None else round(bend.residual_px, 3),
-        unbend_warned="" if bend is None else int(not bend.trusted),
+        unbend_lost="" if bend is None else int(not bend.trusted),
+        unbend_warned="" if bend is None else int(bend.warning),
         confusions=" ".join(f"{truth[r][c]}>{reading.grid[r][c]}" for r, c in wrong),
         confidence=round(reading.confidence, 3),
         orientation_confidence=round(reading.orientation_confidence, 3),
@@ -224,7 +225,8 @@ def corner_figures(found: list[dict]) -> dict:
     """How far the read space corners are from the true ones (renders that record them), in
     spaces: over photos, the mean (and the median: a board turned wrong weighs a lot in
     the mean) of each photo's mean distance, and the mean of its largest; and how often the
-    printed lines were followed and applied, or could not be followed (a warning)."""
+    printed lines were followed and applied, could not be followed, and were warned of (lost
+    on a sheet whose frame does not show it flat)."""
     measured = [r for r in found if r["space_corner_error_mean"] != ""]
     looked = [r for r in found if r["unbend_applied"] != ""]
     means = [r["space_corner_error_mean"] for r in measured]
@@ -233,6 +235,7 @@ def corner_figures(found: list[dict]) -> dict:
         "space_corner_error_median": round(float(np.median(means)), 4) if means else None,
         "space_corner_error_max": _mean(r["space_corner_error_max"] for r in measured),
         "unbend_applied_pct": _share(sum(r["unbend_applied"] for r in looked), len(looked)),
+        "unbend_lost_pct": _share(sum(r["unbend_lost"] for r in looked), len(looked)),
         "unbend_warned_pct": _share(sum(r["unbend_warned"] for r in looked), len(looked)),
     }
 
@@ -306,7 +309,8 @@ _TABLE = (("photos", "n"), ("space_error_pct", "space err %"), ("boards_exact_pc
           ("misread_in_review_pct", "misread in review %"), ("flagged_per_board", "flagged/board"),
           ("silent_wrong_pct", "silent wrong %"), ("drawn_read_empty", "drawn>empty"),
           ("space_corner_error_mean", "corner err (spaces)"),
-          ("unbend_applied_pct", "unbent %"), ("unbend_warned_pct", "lines lost %"))
+          ("unbend_applied_pct", "unbent %"), ("unbend_lost_pct", "lines lost %"),
+          ("unbend_warned_pct", "warned %"))
 
 
 def condition_table(figures: dict) -> str:
