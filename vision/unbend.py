@@ -26,6 +26,7 @@ in ``UnbendParams``; the warning for a board whose lines cannot be followed is
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import cv2
@@ -109,10 +110,14 @@ def unbend(flat: np.ndarray, board: CanonicalBoard, params: UnbendParams = Unben
     """Follow the printed lines of a board straightened by one homography (``flat``: BGR or
     grey, ``board``'s layout) and decide whether the curves are to be trusted and applied."""
     grey = darkest_channel(flat)
-    along = params.along_px
-    lattice = _Lattice(np.stack([cv2.boxFilter(grey, cv2.CV_32F, (along, 1)),
-                                 cv2.boxFilter(grey, cv2.CV_32F, (1, along)).T]), board, params)
-    start = lattice.fit(lattice.frame_samples(lattice.zero), lattice.zero, params.robust_px)
+    views = np.empty((2, *grey.shape), np.float32)  # averaged along the lines: rows, columns
+    for view, image in zip(views, (grey, np.ascontiguousarray(grey.T)), strict=True):
+        cv2.boxFilter(image, cv2.CV_32F, (params.along_px, 1), dst=view)
+    lattice = _Lattice(views, board, params)
+    # the frame alone first (its two sides each way), the inner lines in between
+    sides = lattice.fit(lattice.frame_samples(), np.zeros((2, 2, len(lattice.knots))),
+                        params.robust_px)
+    start = _between_frame(sides)
     # the inner lines' polarity (one print both ways): dark lines unless light ones are
     # followed better
     first = {}
@@ -248,8 +253,7 @@ class _Lattice:
         step = params.step_px
         self.along = board.pad_px + step / 2 + step * np.arange(GRID * board.cell_px // step)
         self.knots = _knots(board, params)
-        self.zero = np.zeros((2, LINES, len(self.knots)))
-        self.penalty = _penalty(LINES, len(self.knots), params)
+        self.penalty = {n: _penalty(n, len(self.knots), params) for n in (2, LINES)}
         self.low, self.frac = _hat_index(self.knots, self.along)
         self.frame: _Samples | None = None
 
@@ -266,13 +270,12 @@ class _Lattice:
         direction = np.arange(2)[:, None, None, None]
         return self.views[direction, rows, cols], (base - expected).astype(np.float64)
 
-    def frame_samples(self, curves: np.ndarray) -> _Samples:
+    def frame_samples(self) -> _Samples:
         """The inner edges of the frame's sides (lines 0 and 7 both ways), searched
-        ``frame_reach`` either side of the displacement ``curves``."""
+        ``frame_reach`` either side of where the homography put them."""
         reach = round(self.params.frame_reach * self.board.cell_px)
         lines = np.array([0, GRID])
-        guess = _curve_values(self.knots, curves[:, lines], self.along)
-        profiles, first = self.profiles(lines, guess, reach)
+        profiles, first = self.profiles(lines, np.zeros((2, 2, len(self.along))), reach)
         seen, valid = np.empty(first.shape), np.empty(first.shape, bool)
         for k, outward_first in enumerate((True, False)):
             position, value = _peaks(_edge(profiles[:, k], outward_first))
@@ -300,19 +303,21 @@ class _Lattice:
 
     def fit(self, samples: _Samples, start: np.ndarray, scales: tuple[float, ...]
             ) -> np.ndarray:
-        """(2, 8, K) displacements fitted to the valid samples by reweighted least squares
-        (Tukey weights, their scale shrinking over ``scales`` px), from ``start``.
+        """(2, m, K) displacements of the lines of ``samples`` (m of them: the frame's two,
+        or all 8), fitted to its valid samples by reweighted least squares (Tukey weights,
+        their scale shrinking over ``scales`` px), from ``start`` (2, m, K).
 
         Each sample sees two neighbouring knots of its line (piecewise-linear hats), so the
         normal equations are gathered with ``bincount`` rather than from a design matrix;
         both directions are solved in one batched call."""
-        count = len(self.knots)
-        size = LINES * count
-        line = np.arange(2)[:, None, None] * LINES + samples.lines[:, None]
-        first = (line * count + self.low).ravel()
+        lines, count = len(samples.lines), len(self.knots)
+        size = lines * count
+        row = np.arange(2)[:, None, None] * lines + np.argsort(np.argsort(samples.lines))[:, None]
+        first = (row * count + self.low).ravel()
         frac = np.broadcast_to(self.frac, samples.seen.shape).ravel()
         seen, valid = samples.seen.ravel(), samples.valid.ravel()
         diagonal_at = np.arange(size)
+        penalty = self.penalty[lines]
         curves = start.ravel()
         for scale in scales:
             residual = seen - ((1 - frac) * curves[first] + frac * curves[first + 1])
@@ -325,14 +330,14 @@ class _Lattice:
             diagonal = gathered(first, (1 - frac) ** 2 * weight) + gathered(first + 1,
                                                                            frac ** 2 * weight)
             beside = gathered(first, (1 - frac) * frac * weight)[:, :-1]
-            lhs = np.repeat(self.penalty[None], 2, axis=0)
+            lhs = np.repeat(penalty[None], 2, axis=0)
             lhs[:, diagonal_at, diagonal_at] += diagonal
             lhs[:, diagonal_at[:-1], diagonal_at[1:]] += beside
             lhs[:, diagonal_at[1:], diagonal_at[:-1]] += beside
             rhs = (gathered(first, (1 - frac) * weight * seen)
                    + gathered(first + 1, frac * weight * seen))
             curves = np.linalg.solve(lhs, rhs[..., None])[..., 0].ravel()
-        return curves.reshape(2, LINES, count)
+        return curves.reshape(2, lines, count)
 
     def assess(self, samples: _Samples, curves: np.ndarray) -> _Fit:
         """How well the fitted curves follow the samples, line by line."""
@@ -345,6 +350,13 @@ class _Lattice:
                     inlier.mean(axis=(1, 2)))
 
 
+def _between_frame(frame: np.ndarray) -> np.ndarray:
+    """(2, 8, K) displacements from the frame's (2, 2, K): the inner lines in proportion
+    between the two sides."""
+    t = (np.arange(LINES) / GRID)[None, :, None]
+    return (1 - t) * frame[:, :1] + t * frame[:, 1:]
+
+
 def _hat_index(knots: np.ndarray, along: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """For each position, the knot before it and how far it is towards the next (0..1)."""
     t = np.clip((along - knots[0]) / (knots[1] - knots[0]), 0, len(knots) - 1)
@@ -352,9 +364,10 @@ def _hat_index(knots: np.ndarray, along: np.ndarray) -> tuple[np.ndarray, np.nda
     return low, t - low
 
 
+@functools.lru_cache(maxsize=8)
 def _penalty(lines: int, knots: int, params: UnbendParams) -> np.ndarray:
     """Quadratic penalty on the (lines x knots) unknowns: bending along each line, change of
-    bending from line to line, and a little of the displacement itself."""
+    bending from line to line, and a little of the displacement itself (read-only: cached)."""
     def second_difference(n: int) -> np.ndarray:
         d = np.zeros((max(n - 2, 0), n))
         for k in range(n - 2):
@@ -363,8 +376,10 @@ def _penalty(lines: int, knots: int, params: UnbendParams) -> np.ndarray:
 
     along = np.kron(np.eye(lines), second_difference(knots))
     across = np.kron(second_difference(lines), np.eye(knots))
-    return (params.smooth_along * along.T @ along + params.smooth_across * across.T @ across
-            + params.prior * np.eye(lines * knots))
+    penalty = (params.smooth_along * along.T @ along + params.smooth_across * across.T @ across
+               + params.prior * np.eye(lines * knots))
+    penalty.setflags(write=False)
+    return penalty
 
 
 def _curve_values(knots: np.ndarray, curves: np.ndarray, along: np.ndarray) -> np.ndarray:
