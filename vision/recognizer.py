@@ -8,11 +8,12 @@
 Stages (each timed in ``reading.timings``): load (decode the photo, reduced), locate (find the
 lattice, or check the corners given by hand), rectify (one warp to the canonical board as
 found, flat-fielding), unbend (vision.unbend: follow the printed lines; on bent paper, warp
-again so each space is cut along its own lines), orient (which side is the top: Exit marks, artwork, round numbers; the
-straightened board is then turned, not warped again, and cut into 49 crops), classify (one
-batched ONNX call), decode (tokens, neighbour prior, review list), ink_check (vision.ink_check:
-ink read as empty and covered spaces added to the review list, tokens unchanged). When to refuse a photo
-and when to warn is vision.acceptance's policy.
+again so that each space is cut along its own lines), orient (which side is the top: Exit
+marks, artwork, round numbers; the straightened board is then turned, not warped again, and
+cut into 49 crops), classify (one batched ONNX call), decode (tokens, neighbour prior, review
+list), ink_check (vision.ink_check: ink read as empty and covered spaces added to the review
+list, tokens unchanged). When to refuse a photo and when to warn is vision.acceptance's
+policy.
 """
 
 from __future__ import annotations

@@ -195,9 +195,9 @@ def _edge(profiles: np.ndarray, outward_first: bool) -> np.ndarray:
     edge: the edge between points k - 1 and k + 1 is scored at k), relative to the inside;
     -inf at the profile's ends. The outside is its lightest of 3 points, so that the thick
     frame scores and the edge of a thin line beside it does not."""
-    out = np.full_like(profiles, -np.inf)
     if not outward_first:
         return _edge(profiles[..., ::-1], True)[..., ::-1]
+    out = np.full_like(profiles, -np.inf)
     outside = np.maximum(np.maximum(profiles[..., 0:-5], profiles[..., 1:-4]),
                          profiles[..., 2:-3])
     inside = 0.5 * (profiles[..., 4:-1] + profiles[..., 5:])
@@ -318,14 +318,14 @@ class _Lattice:
         seen, valid = samples.seen.ravel(), samples.valid.ravel()
         diagonal_at = np.arange(size)
         penalty = self.penalty[lines]
+
+        def gathered(at: np.ndarray, values: np.ndarray) -> np.ndarray:
+            return np.bincount(at, values, minlength=2 * size).reshape(2, size)
+
         curves = start.ravel()
         for scale in scales:
             residual = seen - ((1 - frac) * curves[first] + frac * curves[first + 1])
             weight = np.where(valid, np.clip(1 - (residual / scale) ** 2, 0, None) ** 2, 0)
-
-            def gathered(at: np.ndarray, values: np.ndarray) -> np.ndarray:
-                return np.bincount(at, values, minlength=2 * size).reshape(2, size)
-
             # a sample's two hats meet only on the diagonal and next to it
             diagonal = gathered(first, (1 - frac) ** 2 * weight) + gathered(first + 1,
                                                                            frac ** 2 * weight)
