@@ -31,7 +31,8 @@ from vision.model_files import models_dir
 from vision.recognizer import PhotoError, ReadParams, Recognizer
 from vision.render import render_photo, sample_grid
 
-STAGES = ("load", "locate", "rectify", "orient", "classify", "decode", "ink_check", "total")
+STAGES = ("load", "locate", "rectify", "unbend", "orient", "classify", "decode", "ink_check",
+          "total")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -47,8 +47,10 @@ from vision.render import PhotoOptions, render_photo, sample_grid
 from vision.render.phone import PROFILES
 from vision.render.water_games import CHOICES, pick_expansions, water_board
 from vision.space_parts import same_space, side_letters, token_parts, turned_parts
+from vision.unbend import UnbendParams
 
-STAGES = ("load", "locate", "rectify", "orient", "classify", "decode", "ink_check", "total")
+STAGES = ("load", "locate", "rectify", "unbend", "orient", "classify", "decode", "ink_check",
+          "total")
 _recognizer: Recognizer | None = None
 
 
@@ -83,11 +85,24 @@ TTA_MODES = {"unsure": ClassifyParams(), "all": ClassifyParams(sure=None),
              "off": ClassifyParams(turns=1)}
 
 
-def _init(models: str, tta: str, ink_check: bool = True) -> None:
+def _init(models: str, tta: str, ink_check: bool = True, unbend: bool = True) -> None:
     global _recognizer
     cv2.setNumThreads(1)
     _recognizer = Recognizer.load(models, params=ReadParams(
-        classify=TTA_MODES[tta], ink=InkCheckParams(enabled=ink_check)))
+        classify=TTA_MODES[tta], ink=InkCheckParams(enabled=ink_check),
+        unbend=UnbendParams(enabled=unbend)))
+
+
+def space_corner_errors(read: np.ndarray | None, truth: np.ndarray | None
+                        ) -> tuple[float | str, float | str]:
+    """(largest, mean) distance of the read space corners (7, 7, 4, 2) from the true ones,
+    in spaces (the true spaces' mean side); blank where either is missing."""
+    if read is None or truth is None:
+        return "", ""
+    truth = np.asarray(truth, np.float64)
+    space = float(np.linalg.norm(np.roll(truth, -1, axis=2) - truth, axis=-1).mean())
+    distance = np.linalg.norm(np.asarray(read, np.float64) - truth, axis=-1) / space
+    return round(float(distance.max()), 4), round(float(distance.mean()), 4)
 
 
 COVERED = 0.2  # a space this much hidden by a hand, pen or die counts as covered
@@ -136,6 +151,8 @@ def evaluate_one(args: tuple) -> dict:
     sides = [water_sides(truth[r][c], reading.grid[r][c]) for r in range(7) for c in range(7)]
     corner_err = float(np.abs(reading.corners - photo.corners).max()
                        / (np.linalg.norm(photo.corners[1] - photo.corners[0]) / 7))
+    quad_max, quad_mean = space_corner_errors(reading.space_corners, photo.space_corners)
+    bend = reading.bend
     row.update(
         found=1, error="", wrong_spaces=len(wrong), rotation_errors=rotation,
         piece_errors=len(wrong) - rotation, unflagged_wrong=len(set(wrong) - flagged),
@@ -144,6 +161,12 @@ def evaluate_one(args: tuple) -> dict:
         score_exact="" if true_total is None or read_total is None else int(true_total == read_total),
         silent_wrong=int(bool(wrong) and not reading.review and not reading.warnings),
         corner_error_spaces=round(corner_err, 3),
+        space_corner_error_max=quad_max, space_corner_error_mean=quad_mean,
+        unbend_applied="" if bend is None else int(bend.applied),
+        unbend_lines="" if bend is None else bend.lines_followed,
+        unbend_residual_px="" if bend is None else round(bend.residual_px, 3),
+        unbend_lost="" if bend is None else int(not bend.trusted),
+        unbend_warned="" if bend is None else int(bend.warning),
         confusions=" ".join(f"{truth[r][c]}>{reading.grid[r][c]}" for r, c in wrong),
         confidence=round(reading.confidence, 3),
         orientation_confidence=round(reading.orientation_confidence, 3),
@@ -193,8 +216,33 @@ def summarise(rows: list[dict]) -> dict:
         "median_ms": {k: float(np.median([r[f"t_{k}"] for r in found])) if found else None
                       for k in STAGES},
     }
+    summary.update(corner_figures(found))
     summary.update(water_figures(found))
     return summary
+
+
+def corner_figures(found: list[dict]) -> dict:
+    """How far the read space corners are from the true ones (renders that record them), in
+    spaces: over photos, the mean (and the median: a board turned wrong weighs a lot in
+    the mean) of each photo's mean distance, and the mean of its largest; and how often the
+    printed lines were followed and applied, could not be followed, and were warned of (lost
+    on a sheet whose frame does not show it flat)."""
+    measured = [r for r in found if r["space_corner_error_mean"] != ""]
+    looked = [r for r in found if r["unbend_applied"] != ""]
+    means = [r["space_corner_error_mean"] for r in measured]
+    return {
+        "space_corner_error_mean": _mean(means),
+        "space_corner_error_median": round(float(np.median(means)), 4) if means else None,
+        "space_corner_error_max": _mean(r["space_corner_error_max"] for r in measured),
+        "unbend_applied_pct": _share(sum(r["unbend_applied"] for r in looked), len(looked)),
+        "unbend_lost_pct": _share(sum(r["unbend_lost"] for r in looked), len(looked)),
+        "unbend_warned_pct": _share(sum(r["unbend_warned"] for r in looked), len(looked)),
+    }
+
+
+def _mean(values) -> float | None:
+    values = list(values)
+    return round(float(np.mean(values)), 4) if values else None
 
 
 def water_figures(found: list[dict]) -> dict:
@@ -243,6 +291,7 @@ def condition_figures(rows: list[dict]) -> dict:
         "unread_in_review_pct": _share(sum(r["unread_in_review"] for r in found), unread),
         "top_confusions": dict(Counter(
             pair for r in found for pair in r["confusions"].split()).most_common(6)),
+        **corner_figures(found),
     }
 
 
@@ -258,7 +307,10 @@ def by_condition(rows: list[dict]) -> dict:
 _TABLE = (("photos", "n"), ("space_error_pct", "space err %"), ("boards_exact_pct", "exact %"),
           ("score_exact_pct", "score %"), ("not_found_pct", "not found %"),
           ("misread_in_review_pct", "misread in review %"), ("flagged_per_board", "flagged/board"),
-          ("silent_wrong_pct", "silent wrong %"), ("drawn_read_empty", "drawn>empty"))
+          ("silent_wrong_pct", "silent wrong %"), ("drawn_read_empty", "drawn>empty"),
+          ("space_corner_error_mean", "corner err (spaces)"),
+          ("unbend_applied_pct", "unbent %"), ("unbend_lost_pct", "lines lost %"),
+          ("unbend_warned_pct", "warned %"))
 
 
 def condition_table(figures: dict) -> str:
@@ -295,6 +347,9 @@ def main(argv: list[str] | None = None) -> int:
                              "45 %% Lake, 10 %% both)")
     parser.add_argument("--no-ink-check", action="store_true",
                         help="read without the ink check (vision.ink_check), for before/after")
+    parser.add_argument("--no-unbend", action="store_true",
+                        help="read without following the printed lines (vision.unbend): one "
+                             "homography for the whole grid, for before/after")
     parser.add_argument("--write-meta", action="store_true",
                         help="record the figures in the model metadata (models/*.json)")
     args = parser.parse_args(argv)
@@ -302,8 +357,9 @@ def main(argv: list[str] | None = None) -> int:
     start = time.time()
     args.csv.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp, \
-            Pool(args.workers, initializer=_init, initargs=(args.models, args.tta,
-                                                         not args.no_ink_check)) as pool:
+            Pool(args.workers, initializer=_init,
+                 initargs=(args.models, args.tta, not args.no_ink_check,
+                           not args.no_unbend)) as pool:
         jobs = [(args.seed + i, args.megapixels, tmp, args.conditions, args.expansion)
                 for i in range(args.n)]
         rows = []

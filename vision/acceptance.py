@@ -16,6 +16,7 @@ from vision.image_io import LoadedPhoto
 from vision.locate import LatticeFit
 from vision.partial import cut_edges, describe_cut
 from vision.rectify import GRID, order_corners
+from vision.unbend import Unbend
 
 
 @dataclass(frozen=True)
@@ -87,6 +88,16 @@ def orientation_warnings(confidence: float, params: AcceptanceParams) -> list[st
         return [(f"unsure which side is the board's top ({confidence:.2f}); check the grid is "
                 "not turned")]
     return []
+
+
+def unbend_warnings(bend: Unbend | None) -> list[str]:
+    """The warning for a board whose printed lines could not be followed well enough to
+    trust (vision.unbend), unless its frame shows the sheet flat: its spaces are then cut by
+    the lattice corners' homography alone, which a bent or folded sheet moves off them."""
+    if bend is None or not bend.warning:
+        return []
+    return [("the board's printed grid lines could not be followed (" + bend.reason + "), so "
+             "bent or folded paper could not be corrected; check the read grid")]
 
 
 def hand_corners(corners, photo: LoadedPhoto, params: AcceptanceParams) -> np.ndarray:

@@ -7,11 +7,13 @@
 
 Stages (each timed in ``reading.timings``): load (decode the photo, reduced), locate (find the
 lattice, or check the corners given by hand), rectify (one warp to the canonical board as
-found, flat-fielding), orient (which side is the top: Exit marks, artwork, round numbers; the
-straightened board is then turned, not warped again, and cut into 49 crops), classify (one
-batched ONNX call), decode (tokens, neighbour prior, review list), ink_check (vision.ink_check:
-ink read as empty and covered spaces added to the review list, tokens unchanged). When to refuse a photo
-and when to warn is vision.acceptance's policy.
+found, flat-fielding), unbend (vision.unbend: follow the printed lines; on bent paper, warp
+again so that each space is cut along its own lines), orient (which side is the top: Exit
+marks, artwork, round numbers; the straightened board is then turned, not warped again, and
+cut into 49 crops), classify (one batched ONNX call), decode (tokens, neighbour prior, review
+list), ink_check (vision.ink_check: ink read as empty and covered spaces added to the review
+list, tokens unchanged). When to refuse a photo and when to warn is vision.acceptance's
+policy.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from vision.acceptance import (
     accept_reading,
     hand_corners,
     orientation_warnings,
+    unbend_warnings,
 )
 from vision.classify import CellClassifier, ClassifyParams
 from vision.crops import ink_darkness, space_crops
@@ -45,10 +48,13 @@ from vision.rectify import (
     BoardRegion,
     CanonicalBoard,
     board_region,
+    canonical_to_image,
     turn_canonical,
     warp_board,
+    warp_board_mesh,
 )
 from vision.review import ReviewEntry
+from vision.unbend import Unbend, UnbendParams, unbend
 from vision.water_sighting import ExpansionSighting, WaterParams, sight_water
 
 __all__ = ["PhotoError", "PhotoReading", "ReadParams", "Recognizer"]
@@ -69,6 +75,7 @@ class ReadParams:
     acceptance: AcceptanceParams = field(default_factory=AcceptanceParams)
     ink: InkCheckParams = field(default_factory=InkCheckParams)
     water: WaterParams = field(default_factory=WaterParams)
+    unbend: UnbendParams = field(default_factory=UnbendParams)
 
 
 @dataclass
@@ -89,6 +96,10 @@ class PhotoReading:
     warnings: list[str] = field(default_factory=list)
     # Deep Blue expansions the drawn water shows (River, Lake), with the spaces and why
     expansions_seen: list[ExpansionSighting] = field(default_factory=list)
+    # (7, 7, 4, 2) every space's corners in photo pixels (TL, TR, BR, BL), row 0 = the top:
+    # where its printed lines cross (vision.unbend), or the lattice corners' homography
+    space_corners: np.ndarray | None = None
+    bend: Unbend | None = None  # the printed lines followed (None: not looked for)
 
     def grid_lines(self) -> list[str]:
         """The grid as 7 strings of space-separated tokens (board-spec 4.2)."""
@@ -112,6 +123,7 @@ class StraightBoard:
     region: BoardRegion  # the photo cut to the lattice and shrunk, serving every view
     flat: np.ndarray  # canonical BGR board
     darkness: np.ndarray  # its ink darkness
+    bend: Unbend | None = None  # the printed lines followed; applied: flat is warped along them
 
 
 @dataclass
@@ -122,6 +134,13 @@ class UprightBoard:
     confidence: float  # 0..1: how surely its top was found
     flat: np.ndarray  # canonical BGR board, upright
     crops: np.ndarray  # (49, S, S) uint8 ink darkness, row-major
+    lattice: np.ndarray  # (8, 8, 2) image pixels of the printed lines' crossings, upright
+
+
+def space_quads(lattice: np.ndarray) -> np.ndarray:
+    """(7, 7, 4, 2) every space's corners (TL, TR, BR, BL) from the (8, 8, 2) crossings."""
+    return np.stack([lattice[:-1, :-1], lattice[:-1, 1:], lattice[1:, 1:], lattice[1:, :-1]],
+                    axis=2).astype(np.float32)
 
 
 class StageClock:
@@ -181,6 +200,9 @@ class Recognizer:
             lattice = self.locate(photo, corners)
         with clock("rectify"):
             straight = self.rectify(photo.image, lattice.corners)
+        if self.params.unbend.enabled:
+            with clock("unbend"):
+                straight = self.unbend(straight)
         with clock("orient"):
             upright = self.orient(straight)
         with clock("classify"):
@@ -203,8 +225,10 @@ class Recognizer:
             confidence=lattice.confidence, orientation_confidence=upright.confidence,
             board_image=upright.flat, board=self.board, timings=clock.timings(),
             warnings=lattice.warnings + orientation_warnings(upright.confidence,
-                                                             self.params.acceptance),
-            expansions_seen=seen)
+                                                             self.params.acceptance)
+            + unbend_warnings(straight.bend),
+            expansions_seen=seen, space_corners=space_quads(upright.lattice / photo.scale),
+            bend=straight.bend)
 
     def locate(self, photo: LoadedPhoto, corners: np.ndarray | list | None = None) -> Lattice:
         """The lattice found in the photo, or given by hand (checked); raises PhotoError when
@@ -224,6 +248,19 @@ class Recognizer:
         flat = warp_board(region.image, region.corners, self.board)
         return StraightBoard(region, flat, ink_darkness(flat, cell_px))
 
+    def unbend(self, straight: StraightBoard) -> StraightBoard:
+        """Follow the printed lines of the board straightened as found; where they are
+        trusted and not straight, warp the board again so that every space is cut along its
+        own lines (one remap of the region through the homography)."""
+        bend = unbend(straight.flat, self.board, self.params.unbend)
+        if not bend.applied:
+            return StraightBoard(straight.region, straight.flat, straight.darkness, bend)
+        region = straight.region
+        flat = warp_board_mesh(region.image, region.corners, self.board,
+                               lambda points: bend.source_points(self.board, points),
+                               self.params.unbend.map_step_px)
+        return StraightBoard(region, flat, ink_darkness(flat, self.board.cell_px), bend)
+
     def orient(self, straight: StraightBoard) -> UprightBoard:
         """Decide the board's top, turn the straightened board upright, cut its crops."""
         region = straight.region
@@ -234,7 +271,21 @@ class Recognizer:
         crops = space_crops(darkness, self.board, self.classifier.meta.margin_px)
         return UprightBoard(corners=region.to_photo(orientation.corners),
                             confidence=orientation.confidence,
-                            flat=turn_canonical(straight.flat, turns), crops=crops)
+                            flat=turn_canonical(straight.flat, turns), crops=crops,
+                            lattice=self.lattice_points(straight, turns))
+
+    def lattice_points(self, straight: StraightBoard, quarter_turns: int) -> np.ndarray:
+        """(8, 8, 2) image pixels of the lattice's crossings, in upright board order: the
+        printed lines' own where they were followed and applied, else the homography's."""
+        bend = straight.bend
+        if bend is not None and bend.applied:
+            canonical = bend.intersections(self.board)
+        else:
+            ideal = self.board.pad_px + self.board.cell_px * np.arange(GRID + 1, dtype=np.float64)
+            canonical = np.stack(np.meshgrid(ideal, ideal), axis=-1)
+        region = straight.region
+        points = region.to_photo(canonical_to_image(canonical, region.corners, self.board))
+        return np.rot90(points, quarter_turns, axes=(0, 1))
 
     def classify(self, crops: np.ndarray) -> np.ndarray:
         """(7, 7, n_classes) probabilities of the 49 crops."""

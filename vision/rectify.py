@@ -7,6 +7,7 @@ Corners are always in board order: top-left, top-right, bottom-right, bottom-lef
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import cv2
@@ -100,6 +101,35 @@ def warp_board(image: np.ndarray, corners: np.ndarray, board: CanonicalBoard) ->
     h_mat = photo_to_canonical(region.corners.astype(np.float32), board)
     return cv2.warpPerspective(region.image, h_mat, (board.size, board.size),
                                flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+
+def warp_board_mesh(image: np.ndarray, corners: np.ndarray, board: CanonicalBoard,
+                    source: Callable[[np.ndarray], np.ndarray], step_px: int = 4) -> np.ndarray:
+    """Like ``warp_board``, but canonical pixel p is taken from where the homography puts
+    ``source(p)`` (canonical points (..., 2) to canonical points): a mesh warp of the board
+    in one ``cv2.remap`` from ``image``, which must already be at a scale fit for the warp
+    (a ``BoardRegion``'s image). The map is computed every ``step_px`` pixels and
+    interpolated (it is smooth)."""
+    size = board.size
+    count = -(-size // step_px) + 2  # one sample more past each edge: no extrapolation
+    # resized, coarse sample k lands at (k + 0.5) * step - 0.5, which is pixel p + step
+    at = (np.arange(count) - 0.5) * step_px - 0.5
+    gx, gy = np.meshgrid(at, at)
+    coarse = canonical_to_image(source(np.stack([gx, gy], axis=-1)), corners, board)
+    fine = cv2.resize(coarse.astype(np.float32), (count * step_px, count * step_px),
+                      interpolation=cv2.INTER_LINEAR)[step_px:step_px + size,
+                                                      step_px:step_px + size]
+    return cv2.remap(image, np.ascontiguousarray(fine[..., 0]), np.ascontiguousarray(fine[..., 1]),
+                     cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+
+def canonical_to_image(points: np.ndarray, corners: np.ndarray, board: CanonicalBoard
+                       ) -> np.ndarray:
+    """Canonical points (..., 2) back to the pixels of the image whose lattice ``corners``
+    the board was warped from."""
+    to_image = np.linalg.inv(photo_to_canonical(np.asarray(corners, np.float32), board))
+    pts = np.asarray(points, np.float64)
+    return cv2.perspectiveTransform(pts.reshape(-1, 1, 2), to_image).reshape(pts.shape)
 
 
 def rotate_corners(corners: np.ndarray, quarter_turns: int) -> np.ndarray:
