@@ -12,10 +12,10 @@ This is the recipe that produced ``models/cell_classifier.*``, ``models/board_or
    learnt side kinds and joins. Its convolutional features seed the second stage; it is taken
    from git (``STAGE1``: the commit and file; its own metadata there records its recipe,
    5 epochs on the step-1 data, 67 minutes), since its flat head is no longer trained here.
-4. Data version 4 (about 10 minutes): base boards, Deep Blue boards (River, Lake, both), and
-   photos with the phone conditions (bent paper, faint ink, dim rooms, hands) of both kinds.
+4. Data version 4 (about 12 minutes): 4,000 base-game boards (the seeds of step 1's first
+   boards) and 6,000 Deep Blue boards (45 % River, 45 % Lake, 10 % both).
 5. The cell classifier with the parts head (side kinds and joins, vision/space_parts.py),
-   features from step 3, 3 epochs (about an hour).
+   features from step 3, 5 epochs (about 45 minutes).
 6. The round-number reader (6 epochs on the step-1 boards, 10 minutes).
 
 Everything follows from the seeds below, so a rerun gives the same data bit for bit and, on
@@ -54,11 +54,11 @@ STAGE1 = ("653b41a", "models/cell_classifier.pt")
 # (folder, first photo seed, photos, largest photo in megapixels, --expansion, --conditions)
 PARTS_DATASETS = [
     ("v4_base", 1_003_000, 2_000, 5.0, None, None),
+    ("v5_base2", 1_005_000, 2_000, 5.0, None, None),
     ("v4_water", 1_020_000, 2_600, 5.0, "mix", None),
-    ("v4_phone", 1_030_000, 1_200, 5.0, None, "phone"),
-    ("v4_phone_water", 1_040_000, 800, 5.0, "mix", "phone"),
+    ("v5_water2", 1_050_000, 3_400, 5.0, "mix", None),
 ]
-TRAINING = ["--epochs", "3", "--width", "16", "--orienter-epochs", "0", "--threads", "2",
+TRAINING = ["--epochs", "5", "--width", "16", "--orienter-epochs", "0", "--threads", "2",
             "--seed", "20261201"]
 # Boards the round-number reader is measured on (never trained on): (folder, seed, photos,
 # smallest and largest photo in megapixels).
