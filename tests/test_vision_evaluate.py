@@ -75,3 +75,24 @@ def test_saved_probabilities_decode_to_the_rows(evaluated):
         grid = decode(probs, classes).grid
         wrong = sum(grid[r][c] != truth[r][c] for r in range(7) for c in range(7))
         assert wrong == int(row["wrong_spaces"])
+
+
+def test_deep_blue_renders_report_water_figures(tmp_path):
+    """--expansion mix: River/Lake boards, totals scored with the expansions played and seen,
+    and the water figures of issue 16 in the rows and the summary."""
+    evaluate = load_script("evaluate")
+    assert evaluate.main(["--n", "2", "--seed", "9100000", "--expansion", "mix",
+                          "--workers", "1", "--csv", str(tmp_path / "w.csv"),
+                          "--json", str(tmp_path / "w.json")]) == 0
+    rows = list(csv.DictReader((tmp_path / "w.csv").open()))
+    summary = json.loads((tmp_path / "w.json").read_text())
+    assert all(row["played"] in ("river", "lake", "lake river") for row in rows)
+    assert summary["expansion"] == "mix" and summary["water_sides"] > 0
+    true_water = sum(int(r["water_sides"]) for r in rows)
+    assert summary["water_sides"] == true_water
+    missed = sum(int(r["water_sides_missed"]) + int(r["false_water_sides"]) for r in rows)
+    assert summary["water_side_error_pct"] == pytest.approx(100 * missed / true_water, abs=1e-3)
+    assert sum(summary["boards_by_expansions"].values()) == 2
+    for row in rows:
+        assert row["seen_right"] == str(int(sorted(row["seen"].split()) ==
+                                            sorted(row["played"].split())))
