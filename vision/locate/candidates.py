@@ -139,7 +139,7 @@ def _quads_from_contour(contour: np.ndarray, shape: tuple[int, ...], params: Can
         if len(approx) == 4:
             if not cv2.isContourConvex(approx):
                 return None, None
-            if extended is not None and side_on_photo_edge(extended, shape, params.edge_px):
+            if extended is not None and _side_on_photo_edge(extended, shape, params.edge_px):
                 extended = None
             return approx.reshape(4, 2).astype(np.float32), extended
         if len(approx) < 4:
@@ -147,7 +147,7 @@ def _quads_from_contour(contour: np.ndarray, shape: tuple[int, ...], params: Can
     return extended, None
 
 
-def side_on_photo_edge(quad: np.ndarray, shape: tuple[int, ...], edge_px: int) -> bool:
+def _side_on_photo_edge(quad: np.ndarray, shape: tuple[int, ...], edge_px: int) -> bool:
     """Whether a side of ``quad`` lies along an edge of an image of ``shape``."""
     h, w = shape[:2]
     ends = [(quad[i], quad[(i + 1) % 4]) for i in range(4)]

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.locate.candidates import clockwise, large_components, side_on_photo_edge
+from vision.locate.candidates import clockwise, large_components
 from vision.locate.params import CandidateParams, LineParams
 
 
@@ -35,14 +35,20 @@ class Lines:
 def line_candidates(binary: np.ndarray, min_side: float, candidate: CandidateParams,
                     params: LineParams) -> list[np.ndarray]:
     """The quadrilaterals of supported lines in a dark-lines map (working pixels), best
-    first: each side at least ``min_side`` long, none along the photo's edge, no two within
+    first: each side at least ``min_side`` long, no corner nearer the photo's edge than
+    ``edge_spaces`` of its space (a whole board's lattice lies inside the paper's margin;
+    a board cut by the photo's edge has lattice lines running into it), no two within
     ``duplicate_within`` of the long side of each other."""
     eroded = cv2.erode(binary, np.ones((params.erosion, params.erosion), np.uint8))
     lines = supported_lines(straight_stretches(eroded, min_side, candidate, params), params)
     kept: list[np.ndarray] = []
     apart = candidate.duplicate_within * max(binary.shape)
+    h, w = binary.shape
     for quad in ranked_quads(lines, min_side, params):
-        if side_on_photo_edge(quad, binary.shape, candidate.edge_px):
+        space = float(np.linalg.norm(quad - np.roll(quad, 1, axis=0), axis=1).mean()) / 7
+        inset = params.edge_spaces * space
+        if (quad < inset).any() or (quad[:, 0] > w - 1 - inset).any() \
+                or (quad[:, 1] > h - 1 - inset).any():
             continue
         if all(np.abs(quad - other).max() >= apart for other in kept):
             kept.append(quad)

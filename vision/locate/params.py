@@ -55,6 +55,7 @@ class LineParams:
     run_on: float = 0.25  # no side seen past a corner, over this fraction of its length, ...
     run_on_seen: float = 0.5  # ... along more than this fraction of that
     quads_kept: int = 8
+    edge_spaces: float = 0.5  # no corner nearer the photo's edge than this (of its space)
     comb_steps: tuple[float, float] = (0.6, 1.12)  # comb spacing range in them (FitParams)
     doubtful_below: float = 0.65  # a usual lattice scoring less (confidence 0.5) is replaced
     margin: float = 0.05  # by a better one from these; a better one is replaced by this much
