@@ -14,7 +14,8 @@ overall, per object on the sheet and, with ``--conditions``, per condition.
 
 ``--only hand`` (or pen, die) keeps only the photos among those ``--n`` seeds that the
 profile puts that object on (decided from the seed, without rendering the others).
-``--cache DIR`` keeps the rendered JPEGs and truths there, so a before/after comparison
+``--no-lines`` locates without the frame's visible sides (vision.locate.lines), for
+before/after. ``--cache DIR`` keeps the rendered JPEGs and truths there, so a before/after comparison
 renders each photo once.
 """
 
@@ -41,6 +42,7 @@ from vision.acceptance import AcceptanceParams, accept_lattice
 from vision.errors import BoardCut, NoBoardFound, PhotoError
 from vision.image_io import load_photo
 from vision.locate import LatticeFit, LocateParams, find_lattice
+from vision.locate.params import LineParams
 from vision.render import PhotoOptions, render_photo, sample_grid
 from vision.render.phone import PROFILES, draw_conditions
 
@@ -100,14 +102,14 @@ def verdict(fit: LatticeFit | None, error: PhotoError | None, policy: Acceptance
 
 def evaluate_one(job: tuple) -> dict:
     """Render (or take from the cache), load, locate and judge one photo."""
-    seed, conditions, cache, tmp = job
+    seed, conditions, cache, tmp, params = job
     path, truth = rendered(seed, conditions, cache, Path(tmp))
     photo = load_photo(path)
     if cache is None:
         path.unlink()
     policy = AcceptanceParams()
     start = time.perf_counter()
-    fit = find_lattice(photo.image, LocateParams())
+    fit = find_lattice(photo.image, params)
     locate_ms = 1000 * (time.perf_counter() - start)
     error = None
     try:
@@ -168,6 +170,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--conditions", choices=sorted(PROFILES), default=None)
     parser.add_argument("--only", choices=OBJECTS, default=None,
                         help="only the photos with this object on the sheet (needs --conditions)")
+    parser.add_argument("--no-lines", action="store_true",
+                        help="locate without the frame's visible sides (vision.locate.lines)")
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--cache", type=Path, default=None,
                         help="keep rendered photos and truths here (reused when present)")
@@ -183,7 +187,8 @@ def main(argv: list[str] | None = None) -> int:
         args.cache.mkdir(parents=True, exist_ok=True)
     cv2.setNumThreads(1)
     with tempfile.TemporaryDirectory() as tmp:
-        jobs = [(seed, args.conditions, args.cache, tmp) for seed in seeds]
+        params = LocateParams(lines=LineParams(enabled=not args.no_lines))
+        jobs = [(seed, args.conditions, args.cache, tmp, params) for seed in seeds]
         if args.workers > 1:
             with Pool(args.workers) as pool:
                 rows = list(pool.imap(evaluate_one, jobs, chunksize=2))

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import csv
+import json
 from functools import lru_cache
 
 import cv2
 import numpy as np
 import pytest
 
+from tests.project_scripts import load_script
 from vision.acceptance import AcceptanceParams, accept_lattice
 from vision.errors import PhotoError
 from vision.image_io import LoadedPhoto
@@ -116,3 +119,17 @@ def _assert_refused(image: np.ndarray) -> None:
     photo = LoadedPhoto(image, 1.0, (image.shape[1], image.shape[0]))
     with pytest.raises(PhotoError):
         accept_lattice(photo, fit, AcceptanceParams())
+
+
+def test_evaluate_locate_reports_each_photo(tmp_path, capsys):
+    evaluate_locate = load_script("evaluate_locate")
+    assert evaluate_locate.main(["--n", "2", "--seed", "7100058", "--csv", str(tmp_path / "l.csv"),
+                                 "--json", str(tmp_path / "l.json")]) == 0
+    rows = list(csv.DictReader((tmp_path / "l.csv").open()))
+    assert [(r["seed"], r["found"], r["refused"]) for r in rows] == [("7100058", "1", ""),
+                                                                     ("7100059", "1", "")]
+    assert all(float(r["corner_error"]) < 0.3 for r in rows)
+    summary = json.loads((tmp_path / "l.json").read_text())
+    assert summary["all"]["photos"] == 2 and summary["all"]["found_pct"] == 100.0
+    assert summary["all"]["located_wrong"] == 0 and "hand" not in summary
+    assert '"found_pct": 100.0' in capsys.readouterr().out
