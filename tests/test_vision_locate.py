@@ -2,17 +2,29 @@
 
 from __future__ import annotations
 
+import csv
+import json
+from functools import lru_cache
+
+import cv2
 import numpy as np
 import pytest
 
+from tests.project_scripts import load_script
+from vision.acceptance import AcceptanceParams, accept_lattice
+from vision.errors import PhotoError
+from vision.image_io import LoadedPhoto
 from vision.locate import find_lattice
-from vision.render import render_photo, sample_grid
+from vision.render import PhotoOptions, render_photo, sample_grid
+from vision.render.on_sheet import draw_hand, hand_over
+from vision.render.scene import draw_object, marker_pen
 
 
-def _rendered(seed: int):
-    """The photo scripts/evaluate.py renders for ``seed``."""
+@lru_cache(maxsize=4)
+def _rendered(seed: int, conditions: str | None = None):
+    """The photo scripts/evaluate.py renders for ``seed`` (with a condition profile)."""
     rng = np.random.default_rng([seed, 99])
-    return render_photo(sample_grid(rng), seed=seed)
+    return render_photo(sample_grid(rng), seed=seed, options=PhotoOptions(conditions=conditions))
 
 
 @pytest.mark.parametrize("seed", [
@@ -41,3 +53,83 @@ def _assert_found(photo) -> None:
     cell = np.linalg.norm(photo.corners[1] - photo.corners[0]) / 7
     error = min(np.abs(np.roll(fit.corners, k, axis=0) - photo.corners).max() for k in range(4))
     assert error < 0.3 * cell
+
+
+@pytest.mark.parametrize("seed", [
+    8800129,  # a hand over a corner of a pale board (faint lattice lines) on a bumpy sheet
+    8800144,  # a hand over a corner, a die on the margin, a second sheet beside it
+    8800198,  # a hand over the left side of a frame round faint lattice lines
+    8800100,  # a hand over one corner and a pen across the frame at another
+    8800108,  # a pen lying across the frame and off the paper
+])
+def test_board_with_a_hand_or_pen_across_its_frame_is_found(seed):
+    # phone-condition photos of scripts/evaluate.py --conditions phone: the locator found
+    # something else or nothing before the frame's visible sides were used (vision/locate/lines)
+    photo = _rendered(seed, "phone")
+    assert {"hand", "pen"} & set(photo.drawn)
+    _assert_found(photo)
+
+
+@pytest.mark.parametrize("edge", ["left", "right", "top", "bottom"])
+def test_board_under_a_hand_cut_by_the_photo_edge_is_still_refused(edge):
+    photo = _rendered(8800178, "phone")
+    lo, hi = photo.corners.min(axis=0), photo.corners.max(axis=0)
+    cut = 0.4 * (hi - lo)  # of the board's width or height, beyond the photo's edge
+    h, w = photo.image.shape[:2]
+    x0, y0, x1, y1 = 0, 0, w, h
+    if edge == "left":
+        x0 = int(lo[0] + cut[0])
+    elif edge == "right":
+        x1 = int(hi[0] - cut[0])
+    elif edge == "top":
+        y0 = int(lo[1] + cut[1])
+    else:
+        y1 = int(hi[1] - cut[1])
+    _assert_refused(np.ascontiguousarray(photo.image[y0:y1, x0:x1]))
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_printed_border_without_a_lattice_under_a_hand_is_no_board(seed):
+    _assert_refused(_bordered_sheet_under_a_hand(seed))
+
+
+def _bordered_sheet_under_a_hand(seed: int) -> np.ndarray:
+    """A sheet with a thick printed border and nothing inside it (a notepad's page) on a
+    table, a hand reaching over the border and a pen lying across it."""
+    rng = np.random.default_rng(seed)
+    h, w = 1500, 2000
+    image = rng.normal(95, 12, (h, w, 3)).clip(0, 255).astype(np.uint8)
+    sheet = np.array([[520, 180], [1540, 260], [1470, 1330], [450, 1250]], np.float32)
+    cv2.fillPoly(image, [sheet.astype(np.int32)], (228, 236, 240))
+    to_photo = cv2.getPerspectiveTransform(np.float32([[0, 0], [1, 0], [1, 1], [0, 1]]), sheet)
+    unit = np.linspace(0.15, 0.85, 29, dtype=np.float32)
+    points = cv2.perspectiveTransform(np.stack(np.meshgrid(unit, unit), -1).reshape(-1, 1, 2),
+                                      to_photo).reshape(29, 29, 2)
+    border = points[[0, 0, -1, -1], [0, -1, -1, 0]]
+    cv2.polylines(image, [border.astype(np.int32)], True, (40, 40, 40), 9)
+    cell = float(np.linalg.norm(border[1] - border[0])) / 7
+    draw_hand(image, hand_over(rng, points, (w, h), cell, 2), rng)
+    draw_object(image, marker_pen(rng, points[8, 20], 5 * cell), rng)
+    return image
+
+
+def _assert_refused(image: np.ndarray) -> None:
+    """The acceptance policy refuses what the locator finds (no board, or a cut board)."""
+    fit = find_lattice(image)
+    photo = LoadedPhoto(image, 1.0, (image.shape[1], image.shape[0]))
+    with pytest.raises(PhotoError):
+        accept_lattice(photo, fit, AcceptanceParams())
+
+
+def test_evaluate_locate_reports_each_photo(tmp_path, capsys):
+    evaluate_locate = load_script("evaluate_locate")
+    assert evaluate_locate.main(["--n", "2", "--seed", "7100058", "--csv", str(tmp_path / "l.csv"),
+                                 "--json", str(tmp_path / "l.json")]) == 0
+    rows = list(csv.DictReader((tmp_path / "l.csv").open()))
+    assert [(r["seed"], r["found"], r["refused"]) for r in rows] == [("7100058", "1", ""),
+                                                                     ("7100059", "1", "")]
+    assert all(float(r["corner_error"]) < 0.3 for r in rows)
+    summary = json.loads((tmp_path / "l.json").read_text())
+    assert summary["all"]["photos"] == 2 and summary["all"]["found_pct"] == 100.0
+    assert summary["all"]["located_wrong"] == 0 and "hand" not in summary
+    assert '"found_pct": 100.0' in capsys.readouterr().out

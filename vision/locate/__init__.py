@@ -5,6 +5,9 @@
    frame, the paper edge, panels. Until some guess is sure, more maps add candidates: a more
    sensitive threshold, then the map eroded (which parts a frame from what thin lines join
    it to).
+   When nothing is sure, something may lie across the frame (a hand, a pen): quadrilaterals
+   of the frame's visible sides, straight stretches of outlines gathered into lines
+   (``lines``), are searched apart.
 2. Guesses (``combs``): each candidate itself, and 8-line combs fitted inside it
    (straightened) to the "line coverage" profiles in x and y. The best guesses are also
    tried one space off.

@@ -68,13 +68,8 @@ def candidates(binary: np.ndarray, params: CandidateParams
     outlines of those with a corner cut off (see ``_quads_from_contour``)."""
     h, w = binary.shape
     min_area = params.min_area * h * w
-    # A contour lies within its component's bounding box: drop components whose box is too
-    # small to hold a candidate (textured backgrounds make many thousands of them).
-    _, labels, stats, _ = cv2.connectedComponentsWithStats(binary, connectivity=8)
-    keep = stats[:, cv2.CC_STAT_WIDTH] * stats[:, cv2.CC_STAT_HEIGHT] > min_area
-    keep[0] = False
-    large = keep[labels].astype(np.uint8)
-    contours, _ = cv2.findContours(large, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
+    contours, _ = cv2.findContours(large_components(binary, min_area), cv2.RETR_LIST,
+                                   cv2.CHAIN_APPROX_SIMPLE)
     big = [c for c in contours if cv2.contourArea(c) > min_area]
     big.sort(key=cv2.contourArea, reverse=True)
     outlines: list[np.ndarray] = []
@@ -99,6 +94,18 @@ def candidates(binary: np.ndarray, params: CandidateParams
         if len(outlines) >= params.per_map:
             break
     return outlines, extended
+
+
+def large_components(binary: np.ndarray, min_area: float) -> np.ndarray:
+    """The map (0/1) with only the components whose bounding box is larger than ``min_area``.
+
+    A contour lies within its component's bounding box, so the others cannot hold a
+    candidate (and textured backgrounds make many thousands of them).
+    """
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(binary, connectivity=8)
+    keep = stats[:, cv2.CC_STAT_WIDTH] * stats[:, cv2.CC_STAT_HEIGHT] > min_area
+    keep[0] = False
+    return keep[labels].astype(np.uint8)
 
 
 def clockwise(quad: np.ndarray) -> np.ndarray:

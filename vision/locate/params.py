@@ -36,6 +36,32 @@ class CandidateParams:
 
 
 @dataclass(frozen=True)
+class LineParams:
+    """Candidates from the frame's visible sides, when something lies across it (``lines``);
+    tried only when no other candidate gave a sure guess."""
+
+    enabled: bool = True
+    erosion: int = 3  # the usual map eroded by this (px): the thick frame stays
+    straight_px: float = 1.5  # outlines simplified to straight stretches within this (px)
+    min_stretch: float = 1.0  # stretches shorter than this (spaces of the smallest board) drop
+    angle_tolerance: float = 2.5  # a stretch on a line runs within this (degrees) ...
+    line_px: float = 3.0  # ... and its ends lie this close to it (px)
+    seeds: int = 40  # longest stretches tried as the seed of each line
+    lines_kept: int = 24  # best-supported lines combined into quadrilaterals
+    max_spread: float = 30.0  # opposite sides within this (degrees; perspective) ...
+    min_turn: float = 45.0  # ... neighbouring sides at least this
+    min_side_ratio: float = 0.5  # shortest side over longest, at least
+    min_seen: float = 0.2  # every side seen along at least this fraction
+    run_on: float = 0.25  # no side seen past a corner, over this fraction of its length, ...
+    run_on_seen: float = 0.5  # ... along more than this fraction of that
+    quads_kept: int = 8
+    edge_spaces: float = 0.5  # no corner nearer the photo's edge than this (of its space)
+    comb_steps: tuple[float, float] = (0.6, 1.12)  # comb spacing range in them (FitParams)
+    doubtful_below: float = 0.65  # a usual lattice scoring less (confidence 0.5) is replaced
+    margin: float = 0.05  # by a better one from these; a better one is replaced by this much
+
+
+@dataclass(frozen=True)
 class FitParams:
     """Combs, refinement, frame snapping, scoring and plausibility of lattice guesses."""
 
@@ -100,6 +126,7 @@ class LocateParams:
     """Every tunable of ``find_lattice``."""
 
     candidates: CandidateParams = field(default_factory=CandidateParams)
+    lines: LineParams = field(default_factory=LineParams)
     fit: FitParams = field(default_factory=FitParams)
     extent: ExtentParams = field(default_factory=ExtentParams)
     exit_boxes: ExitBoxes = field(default_factory=ExitBoxes)

@@ -6,7 +6,9 @@ second on a crop round it at a finer scale.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
+from itertools import chain
 
 import numpy as np
 
@@ -19,7 +21,8 @@ from vision.locate.candidates import (
 )
 from vision.locate.combs import comb_lattices
 from vision.locate.extent import lattice_runs_off, lattice_runs_on
-from vision.locate.params import LocateParams
+from vision.locate.lines import line_candidates
+from vision.locate.params import FitParams, LocateParams
 from vision.locate.refine import refine, snap_to_frame
 from vision.locate.score import confidence, lattice_score, plausible
 from vision.locate.views import shifted_lattices
@@ -90,32 +93,66 @@ class _Scorer:
 
 def _locate_in(image: np.ndarray, min_side: float, params: LocateParams) -> LatticeFit | None:
     """One pass of the locator on ``image`` (reduced to the working size); photo pixels.
-    Lattices with a side shorter than ``min_side`` (pixels of ``image``) are not considered."""
+    Lattices with a side shorter than ``min_side`` (pixels of ``image``) are not considered.
+
+    When the usual candidates give no sure lattice, the quadrilaterals of the frame's
+    visible sides (``lines``: a hand or a pen lies across the frame) are searched apart, so
+    that their guesses do not crowd out the usual ones. Their lattice is kept if it scores
+    better than a doubtful usual one, or clearly better than one good enough to read (on
+    bent paper the frame's sides are not straight, and the usual candidates follow them
+    better)."""
     fit_params = params.fit
     gray, scale = working_image(image, params.candidates)
     min_side *= scale
     block = threshold_block(gray, params.candidates)
     binary = dark_lines(gray, block, params=params.candidates)
     score = _Scorer(binary, params)
+    groups = chain.from_iterable(candidates(source, params.candidates)  # made as needed
+                                 for source in candidate_maps(gray, block, binary,
+                                                              params.candidates))
+    best = _search(groups, min_side, score)
+    if params.lines.enabled and (best is None or best.score < fit_params.sure_score):
+        sides = line_candidates(binary, min_side, params.candidates, params.lines)
+        # the lattice fills most of such a quadrilateral (the frame's or the paper's): finer
+        # combs would fit the cross ties of drawn railways
+        across = _search([sides], min_side, score,
+                         replace(fit_params, comb_steps=params.lines.comb_steps))
+        if across is not None and (best is None or across.score > best.score + (
+                params.lines.margin if best.score >= params.lines.doubtful_below else 0.0)):
+            best = across
+    if best is None:
+        return None
+    cell, extent = fit_params.view_cell, params.extent
+    best.runs_on = lattice_runs_on(binary, best.corners, cell, extent)
+    if best.runs_on:
+        best = _resettle(best, min_side, score)
+    if best.runs_on:  # still: is it a board cut by the photo's edge?
+        best.runs_on = lattice_runs_on(binary, best.corners, cell, extent, clear_gaps=True)
+        best.runs_off = lattice_runs_off(binary, best.corners, cell, extent)
+    best.corners = (snap_to_frame(gray, best.corners, fit_params) / scale).astype(np.float32)
+    return best
+
+
+def _search(groups: Iterable[list[np.ndarray]], min_side: float, score: _Scorer,
+            fit_params: FitParams | None = None) -> LatticeFit | None:
+    """The best lattice from groups of candidate quadrilaterals, taken in turn until a guess
+    is sure: guesses fitted in each (``comb_lattices``), the best of them also shifted by a
+    whole space, and each refined (kept when it scores better). ``fit_params``: instead of
+    the scorer's."""
+    binary, fit_params = score.binary, fit_params or score.params.fit
     quads: list[np.ndarray] = []
     guesses: list[np.ndarray] = []
     scores: list[float] = []
-    sure = False
-    for source in candidate_maps(gray, block, binary, params.candidates):  # made as needed
-        for group in candidates(source, params.candidates):  # outlines, then extended ones
-            for quad in group:
-                # Only exact repeats are skipped: a comb can fit a quad moved by one pixel
-                # better.
-                if all(np.abs(quad - q).max() > 0 for q in quads):
-                    quads.append(quad)
-                    extra = [g for g in comb_lattices(binary, quad, fit_params)
-                             if plausible(g, min_side, fit_params)]
-                    guesses += extra
-                    scores += [score(g) for g in extra]
-            sure = max(scores, default=0.0) >= fit_params.sure_score
-            if sure:
-                break
-        if sure:
+    for group in groups:
+        for quad in group:
+            # Only exact repeats are skipped: a comb can fit a quad moved by one pixel better.
+            if all(np.abs(quad - q).max() > 0 for q in quads):
+                quads.append(quad)
+                extra = [g for g in comb_lattices(binary, quad, fit_params)
+                         if plausible(g, min_side, fit_params)]
+                guesses += extra
+                scores += [score(g) for g in extra]
+        if max(scores, default=0.0) >= fit_params.sure_score:
             break  # a guess is already sure: no need for more candidates
     ranked = [guesses[i] for i in np.argsort(scores)[::-1][:fit_params.ranked]]
     # A comb can lock on one space off (a line of Exit marks or panel boxes looks like one
@@ -131,16 +168,6 @@ def _locate_in(image: np.ndarray, min_side: float, params: LocateParams) -> Latt
                 continue
             if best is None or score(corners) > best.score:
                 best = score.fit(corners)
-    if best is None:
-        return None
-    cell, extent = fit_params.view_cell, params.extent
-    best.runs_on = lattice_runs_on(binary, best.corners, cell, extent)
-    if best.runs_on:
-        best = _resettle(best, min_side, score)
-    if best.runs_on:  # still: is it a board cut by the photo's edge?
-        best.runs_on = lattice_runs_on(binary, best.corners, cell, extent, clear_gaps=True)
-        best.runs_off = lattice_runs_off(binary, best.corners, cell, extent)
-    best.corners = (snap_to_frame(gray, best.corners, fit_params) / scale).astype(np.float32)
     return best
 
 
