@@ -13,7 +13,7 @@ from rink.annotate import annotated_image
 from scoring.board import Board
 from scoring.engine import score
 from tests.project_scripts import load_script
-from vision.classify import CellClassifier
+from vision.classify import BaseGameClassifier, CellClassifier
 from vision.crops import ink_darkness, space_crops
 from vision.errors import BadCorners, UnreadableImage
 from vision.model_files import models_dir
@@ -25,8 +25,8 @@ from vision.review import ReviewEntry
 from vision.space_parts import BASE_CLASSES
 
 ROOT = Path(__file__).resolve().parent.parent
-# the base-game samples: the Deep Blue ones (truth with an ``expansion:`` key line, board_12
-# river, board_13 lake) wait for the reader to learn water (issue 16, Reading)
+# the base-game samples; the Deep Blue ones (truth with an ``expansion:`` key line, board_12
+# river, board_13 lake) are read in tests/test_vision_water.py
 SAMPLES = sorted(
     photo
     for photo in (ROOT / "sample_photos").glob("board_*.jpg")
@@ -108,23 +108,40 @@ def test_onnx_matches_pytorch(recognizer):
     torch = pytest.importorskip("torch")
     train = load_script("train_classifier")
     state = torch.load(REPO_MODELS / "cell_classifier.pt", weights_only=True)
-    model = train.CellNet(n_classes=int(state["head.2.weight"].shape[0]),
-                          width=int(state["features.0.weight"].shape[0]))
+    model = train.CellNet(width=int(state["features.0.weight"].shape[0]))
     model.load_state_dict(state)
     model.eval()
     crops, _ = _sample_crops(recognizer, SAMPLES[2])
     x = recognizer.classifier.network_input(crops)
     with torch.no_grad():
-        expected = model(torch.from_numpy(x)).numpy()
+        expected, sides, _ = (t.numpy() for t in model(torch.from_numpy(x)))
     np.testing.assert_allclose(recognizer.classifier.logits(crops), expected, atol=1e-3)
+    side_probs, _ = recognizer.classifier.parts(crops)
+    np.testing.assert_allclose(side_probs.argmax(axis=2), sides.argmax(axis=2))
 
 
 def test_model_files_are_small_and_described():
-    assert (models_dir() / "cell_classifier.onnx").stat().st_size <= 2_000_000
+    for name in ("cell_classifier.onnx", "base_classifier.onnx"):
+        assert (models_dir() / name).stat().st_size <= 1_000_000  # issue 16: under 1 MB
     classifier = CellClassifier.load(models_dir())
     meta = classifier.meta
     assert meta.classes == list(CLASSES) and meta.input_size == meta.cell_px + 2 * meta.margin_px
     assert meta.n_training_samples > 0 and meta.training_seed and meta.date
+    assert meta.side_kinds == ["_", "H", "R", "W", "L"] and len(meta.join_pairs) == 6
+    base = BaseGameClassifier.load(models_dir()).meta
+    assert base.classes == list(CLASSES[:83])  # the base-game reader: H/R drawings only
+    assert (base.cell_px, base.margin_px, base.input_size) == (meta.cell_px, meta.margin_px,
+                                                               meta.input_size)
+
+
+def test_boards_without_water_are_read_by_the_base_game_reader(recognizer):
+    """The parts network routes: no water read -> the base-game reader's probabilities
+    (water classes zero); a River board -> the parts network's own."""
+    base = recognizer.read(SAMPLES[0])
+    water = [i for i, token in enumerate(CLASSES) if token not in CLASSES[:83]]
+    assert float(base.probs[..., water].max()) == 0.0
+    river = recognizer.read(ROOT / "sample_photos" / "board_12.jpg")
+    assert float(river.probs[..., water].max()) > 0.99
 
 
 def test_photo_without_a_board_is_refused(recognizer, tmp_path):

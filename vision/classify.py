@@ -13,7 +13,14 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.model_meta import META_FILE, MODEL_FILE, ModelMeta, rotation_index_map
+from vision.model_meta import (
+    BASE_META_FILE,
+    BASE_MODEL_FILE,
+    META_FILE,
+    MODEL_FILE,
+    ModelMeta,
+    rotation_index_map,
+)
 from vision.onnx_model import NetworkIO, OnnxModel, softmax
 
 
@@ -24,6 +31,15 @@ class ClassifyParams:
 
     turns: int = 4
     sure: float | None = 0.995
+
+
+def in_classes(probs: np.ndarray, source: list[str], target: list[str]) -> np.ndarray:
+    """Probabilities over ``source`` classes as probabilities over ``target`` (a superset):
+    the classes ``source`` lacks get zero."""
+    index = {token: i for i, token in enumerate(target)}
+    out = np.zeros(probs.shape[:-1] + (len(target),), probs.dtype)
+    out[..., [index[token] for token in source]] = probs
+    return out
 
 
 class CellClassifier(OnnxModel):
@@ -47,16 +63,20 @@ class CellClassifier(OnnxModel):
         return NetworkIO(meta.input_name, meta.mean, meta.std, meta.temperature,
                          meta.output_name)
 
-    def read(self, crops: np.ndarray, turns: int = 1, sure: float | None = None) -> np.ndarray:
+    def read(self, crops: np.ndarray, turns: int = 1, sure: float | None = None,
+             first: np.ndarray | None = None) -> np.ndarray:
         """(N, n_classes) calibrated probabilities of space crops; ``turns`` > 1 averages
         turned copies.
 
-        With ``sure``, the crops are read once, and only those whose best class is below
-        ``sure`` are read again in all ``turns`` turns (most spaces are clear at once).
+        With ``sure``, the crops are read once (or ``first`` is that reading), and only those
+        whose best class is below ``sure`` are read again in all ``turns`` turns (most spaces
+        are clear at once).
         """
+        if turns == 1 and first is not None:
+            return first
         if sure is None or turns == 1:
             return self._turned_mean(crops, turns)
-        probs = self._turned_mean(crops, 1)
+        probs = first.copy() if first is not None else self._turned_mean(crops, 1)
         unsure = np.flatnonzero(probs.max(axis=1) < sure)
         if len(unsure):
             probs[unsure] = self._turned_mean(crops[unsure], turns)
@@ -78,3 +98,11 @@ class CellClassifier(OnnxModel):
         # A crop turned k times reads as the turned token; map each reading back.
         unturned = [probs[k][:, self._turned[k]] for k in range(turns)]
         return np.mean(unturned, axis=0)
+
+
+class BaseGameClassifier(CellClassifier):
+    """The base-game reader (83 classes: every highway/railway side combination), the flat
+    classifier shipped before the parts network; it reads the boards that show no water."""
+
+    ONNX_FILE = BASE_MODEL_FILE
+    META_FILE = BASE_META_FILE

@@ -22,6 +22,9 @@ from vision.space_parts import (
 
 MODEL_FILE = "cell_classifier.onnx"
 META_FILE = "cell_classifier.json"
+# The base-game reader: the flat 83-class classifier (vision.classify.BaseGameClassifier)
+BASE_MODEL_FILE = "base_classifier.onnx"
+BASE_META_FILE = "base_classifier.json"
 
 def rotate_token(token: str, quarter_turns: int = 1) -> str:
     """The token of a space turned clockwise by ``quarter_turns`` x 90 degrees (the

@@ -34,7 +34,7 @@ from vision.acceptance import (
     orientation_warnings,
     unbend_warnings,
 )
-from vision.classify import CellClassifier, ClassifyParams
+from vision.classify import BaseGameClassifier, CellClassifier, ClassifyParams, in_classes
 from vision.crops import ink_darkness, space_crops
 from vision.decode import DecodeParams, decode
 from vision.errors import PhotoError
@@ -55,7 +55,7 @@ from vision.rectify import (
 )
 from vision.review import ReviewEntry
 from vision.unbend import Unbend, UnbendParams, unbend
-from vision.water_sighting import ExpansionSighting, WaterParams, sight_water
+from vision.water_sighting import ExpansionSighting, WaterParams, reads_water, sight_water
 
 __all__ = ["PhotoError", "PhotoReading", "ReadParams", "Recognizer"]
 
@@ -166,8 +166,10 @@ class Recognizer:
     """Loaded models plus the pipeline; create with ``Recognizer.load()``."""
 
     def __init__(self, classifier: CellClassifier, orienter: BoardOrienter,
-                 params: ReadParams = ReadParams(), load_seconds: float = 0.0) -> None:
+                 params: ReadParams = ReadParams(), load_seconds: float = 0.0,
+                 base_classifier: BaseGameClassifier | None = None) -> None:
         self.classifier = classifier
+        self.base_classifier = base_classifier
         self.orienter = orienter
         self.params = params
         self.load_seconds = load_seconds
@@ -177,13 +179,15 @@ class Recognizer:
     @classmethod
     def load(cls, models_dir: Path | str | None = None, threads: int = 1,
              params: ReadParams = ReadParams()) -> Recognizer:
-        """Load the classifier and the orienter's networks from ``models_dir`` (the shipped
-        models by default), ``threads`` threads inside an operator."""
+        """Load the classifiers and the orienter's networks from ``models_dir`` (the shipped
+        models by default), ``threads`` threads inside an operator. Without a base-game
+        reader in ``models_dir`` the parts network reads every board."""
         start = time.perf_counter()
         models_dir = Path(models_dir) if models_dir is not None else shipped_models_dir()
         classifier = CellClassifier.load(models_dir, threads=threads)
+        base = BaseGameClassifier.load_if_present(models_dir, threads=threads)
         orienter = BoardOrienter.load(models_dir, params.orient)
-        return cls(classifier, orienter, params, time.perf_counter() - start)
+        return cls(classifier, orienter, params, time.perf_counter() - start, base)
 
     def read(self, source: str | Path | np.ndarray,
              corners: np.ndarray | list | None = None) -> PhotoReading:
@@ -288,6 +292,20 @@ class Recognizer:
         return np.rot90(points, quarter_turns, axes=(0, 1))
 
     def classify(self, crops: np.ndarray) -> np.ndarray:
-        """(7, 7, n_classes) probabilities of the 49 crops."""
+        """(7, 7, n_classes) probabilities of the 49 crops.
+
+        The parts network reads every board once; a board on which it reads no water is read
+        by the base-game reader (when shipped), whose probabilities are given over the same
+        classes (water classes zero); a board with water is read by the parts network, turned
+        copies for the spaces it is unsure of.
+        """
         tta = self.params.classify
-        return self.classifier.read(crops, turns=tta.turns, sure=tta.sure).reshape(GRID, GRID, -1)
+        first = self.classifier.read(crops)
+        classes = list(self.classifier.meta.classes)
+        if self.base_classifier is not None and not reads_water(first, classes,
+                                                                self.params.water):
+            base = self.base_classifier.read(crops, turns=tta.turns, sure=tta.sure)
+            probs = in_classes(base, list(self.base_classifier.meta.classes), classes)
+        else:
+            probs = self.classifier.read(crops, turns=tta.turns, sure=tta.sure, first=first)
+        return probs.reshape(GRID, GRID, -1)

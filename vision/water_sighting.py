@@ -4,8 +4,8 @@ A board whose spaces read as water is scored with River and/or Lake unless the p
 the expansions (``--expansion``). The policy guards base boards: one space read as water on a
 board with no other water is far more likely a misread highway, railway or empty space than a
 lone river, so it is read again without water and listed for review; a board needs
-``min_spaces`` spaces with that kind of water, at least one of them read surely, for the
-expansion to be seen.
+``min_river_spaces`` (``min_lake_spaces``) spaces with that kind of water, at least one of
+them read surely, for the expansion to be seen.
 """
 
 from __future__ import annotations
@@ -26,8 +26,12 @@ _WATER_WORDS = {"W": "a river", "L": "a lake"}
 class WaterParams:
     """When a photo counts as showing an expansion's water."""
 
-    min_spaces: int = 2  # spaces read with that water
+    min_river_spaces: int = 2  # spaces read with a river side
+    min_lake_spaces: int = 2  # spaces read with a lake side
     sure: float = 0.9  # ... at least one of them read at least this surely
+    # the parts network, not the base-game reader, reads a board on which at least one
+    # space's best class has water at least this surely (vision.recognizer classify)
+    route_sure: float = 0.99
 
 
 @dataclass(frozen=True)
@@ -41,6 +45,17 @@ class ExpansionSighting:
     def to_json(self) -> dict:
         return {"name": self.name, "spaces": [list(rc) for rc in self.spaces],
                 "reason": self.reason}
+
+
+def reads_water(probs: np.ndarray, classes: list[str], params: WaterParams = WaterParams()
+                ) -> bool:
+    """Whether any space's best class, in (..., n_classes) probabilities, has a river or
+    lake side at least ``params.route_sure`` surely."""
+    water = np.array([any(letter in side_letters(t) for letter in WATER_LETTERS)
+                      for t in classes])
+    flat = probs.reshape(-1, probs.shape[-1])
+    best = flat.argmax(axis=1)
+    return bool((water[best] & (flat.max(axis=1) >= params.route_sure)).any())
 
 
 def _spaces_with(grid: list[list[str]], letter: str) -> list[tuple[int, int]]:
@@ -67,7 +82,8 @@ def sight_water(grid: list[list[str]], probs: np.ndarray, classes: list[str],
         if not spaces:
             continue
         surest = max(float(probs[r, c, index[grid[r][c]]]) for r, c in spaces)
-        if len(spaces) >= params.min_spaces and surest >= params.sure:
+        least = params.min_river_spaces if letter == "W" else params.min_lake_spaces
+        if len(spaces) >= least and surest >= params.sure:
             sightings.append(ExpansionSighting(
                 name, tuple(spaces),
                 f"{len(spaces)} spaces drawn with {_WATER_WORDS[letter]} ({_listed(spaces)})"))
