@@ -28,7 +28,8 @@ PLAIN = {"sheet": (("flat", 1.0),), "light": (("room", 1.0),), "shaky": 0.0, "le
 def readers() -> tuple[Recognizer, Recognizer]:
     with_check = Recognizer.load()
     without = Recognizer(with_check.classifier, with_check.orienter,
-                         ReadParams(ink=InkCheckParams(enabled=False)))
+                         ReadParams(ink=InkCheckParams(enabled=False)),
+                         base_classifier=with_check.base_classifier)
     return with_check, without
 
 
