@@ -48,6 +48,7 @@ from vision.render.phone import PROFILES
 from vision.render.water_games import CHOICES, pick_expansions, water_board
 from vision.space_parts import same_space, side_letters, token_parts, turned_parts
 from vision.unbend import UnbendParams
+from vision.water_sighting import WATER_LETTERS
 
 STAGES = ("load", "locate", "rectify", "unbend", "orient", "classify", "decode", "ink_check",
           "total")
@@ -69,15 +70,12 @@ def _score_total(lines: list[str], expansions: tuple[str, ...] = ()) -> int | No
         return None
 
 
-WATER = ("W", "L")
-
-
 def water_sides(truth: str, read: str) -> tuple[int, int, int]:
     """(true water sides, of them read otherwise, sides read as water that are not)."""
     t, r = side_letters(truth), side_letters(read)
-    true_water = sum(1 for a in t if a in WATER)
-    missed = sum(1 for a, b in zip(t, r) if a in WATER and a != b)
-    false = sum(1 for a, b in zip(t, r) if b in WATER and a != b)
+    true_water = sum(1 for a in t if a in WATER_LETTERS)
+    missed = sum(1 for a, b in zip(t, r) if a in WATER_LETTERS and a != b)
+    false = sum(1 for a, b in zip(t, r) if b in WATER_LETTERS and a != b)
     return true_water, missed, false
 
 

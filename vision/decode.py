@@ -31,11 +31,6 @@ class DecodeParams:
     agreement_weight: float = 0.6  # log-probability units per agreeing side
 
 
-def sides(token: str) -> str:
-    """N, E, S, W side kinds of a token ('_' for none), pieces merged."""
-    return side_letters(token)
-
-
 @dataclass
 class Decoded:
     """Tokens chosen for the 7 x 7 spaces and the spaces a person should check."""
@@ -47,13 +42,13 @@ class Decoded:
 def _agreement(grid: list[list[str]], r: int, c: int, token: str) -> float:
     """Sides of ``token`` at (r, c) that match what they face, minus those that clash."""
     score = 0.0
-    mine = sides(token)
+    mine = side_letters(token)
     for side in Side:
         dr, dc = side.delta
         rr, cc = r + dr, c + dc
         kind = mine[side]
         if 0 <= rr < GRID and 0 <= cc < GRID:
-            facing = sides(grid[rr][cc])[side.opposite]
+            facing = side_letters(grid[rr][cc])[side.opposite]
             score += 1.0 if kind == facing else -1.0
         elif kind != "_":
             exit_ = exit_at(r, c, side)

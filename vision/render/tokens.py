@@ -12,9 +12,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from scoring.sides import Side
 from scoring.space import (
-    BLANK,
     EMPTY_TOKEN,
     LETTER_MARKERS,
     Piece,
@@ -24,6 +22,7 @@ from scoring.space import (
     parse_token,
 )
 from scoring.specials import SPECIAL_NAMES
+from vision.space_parts import side_letters
 
 EMPTY = EMPTY_TOKEN
 ROUTE_DIE = ("H_H_", "HH__", "HHH_", "R_R_", "RR__", "RRR_")
@@ -37,11 +36,10 @@ def read_token(token: str) -> Space:
     return parse_token(token)
 
 
-@lru_cache(maxsize=4096)
 def sides(token: str) -> str:
-    """The kind letter on N, E, S, W of what ``token`` draws (``_`` for none): ``HRHRo`` -> HRHR."""
-    space = read_token(token)
-    return "".join(space.kind_at(side) or BLANK for side in Side)
+    """The kind letter on N, E, S, W of what ``token`` draws (``_`` for none): ``HRHRo`` -> HRHR
+    (the reader's ``side_letters``, cached there)."""
+    return side_letters(token)
 
 
 def markers(space: Space) -> list[str]:
