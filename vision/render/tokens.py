@@ -38,7 +38,7 @@ def read_token(token: str) -> Space:
 
 def sides(token: str) -> str:
     """The kind letter on N, E, S, W of what ``token`` draws (``_`` for none): ``HRHRo`` -> HRHR
-    (the reader's ``side_letters``, cached there)."""
+    (the reader's ``side_letters``, from its cached ``token_parts``)."""
     return side_letters(token)
 
 
