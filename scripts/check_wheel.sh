@@ -35,6 +35,10 @@ import zipfile
 names = set(zipfile.ZipFile(sys.argv[1]).namelist())
 models = ["rink/models/" + n for n in ("cell_classifier.onnx", "cell_classifier.json",
                                        "base_classifier.onnx", "base_classifier.json",
+                                       "faint_cell_classifier.onnx",
+                                       "faint_cell_classifier.json",
+                                       "faint_base_classifier.onnx",
+                                       "faint_base_classifier.json",
                                        "board_orienter.onnx", "board_orienter.json",
                                        "round_numbers.onnx", "round_numbers.json")]
 page = ["rink/serve/static/" + n for n in ("index.html", "app.js", "app.css", "icon.svg")]

@@ -28,6 +28,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from dataclasses import replace
 from multiprocessing import Pool
 from pathlib import Path
 
@@ -83,11 +84,13 @@ TTA_MODES = {"unsure": ClassifyParams(), "all": ClassifyParams(sure=None),
              "off": ClassifyParams(turns=1)}
 
 
-def _init(models: str, tta: str, ink_check: bool = True, unbend: bool = True) -> None:
+def _init(models: str, tta: str, ink_check: bool = True, unbend: bool = True,
+          faint_above: float = ClassifyParams().faint_above) -> None:
     global _recognizer
     cv2.setNumThreads(1)
     _recognizer = Recognizer.load(models, params=ReadParams(
-        classify=TTA_MODES[tta], ink=InkCheckParams(enabled=ink_check),
+        classify=replace(TTA_MODES[tta], faint_above=faint_above),
+        ink=InkCheckParams(enabled=ink_check),
         unbend=UnbendParams(enabled=unbend)))
 
 
@@ -348,6 +351,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-unbend", action="store_true",
                         help="read without following the printed lines (vision.unbend): one "
                              "homography for the whole grid, for before/after")
+    parser.add_argument("--faint-above", type=float, default=ClassifyParams().faint_above,
+                        help="boards whose ink gain is above this are read by the faint-ink "
+                             "readers (vision.classify.has_faint_ink)")
     parser.add_argument("--write-meta", action="store_true",
                         help="record the figures in the model metadata (models/*.json)")
     args = parser.parse_args(argv)
@@ -357,7 +363,7 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as tmp, \
             Pool(args.workers, initializer=_init,
                  initargs=(args.models, args.tta, not args.no_ink_check,
-                           not args.no_unbend)) as pool:
+                           not args.no_unbend, args.faint_above)) as pool:
         jobs = [(args.seed + i, args.megapixels, tmp, args.conditions, args.expansion)
                 for i in range(args.n)]
         rows = []

@@ -2,7 +2,8 @@
 
     nice -n 10 .venv/bin/python scripts/reproduce_models.py --out models
 
-This is the recipe that produced ``models/cell_classifier.*``, ``models/board_orienter.*`` and
+This is the recipe that produced ``models/cell_classifier.*`` (the parts network),
+``models/base_classifier.*`` (the base-game reader), ``models/board_orienter.*`` and
 ``models/round_numbers.*`` (their metadata records it). In order, on 2 CPU cores:
 
 1. Base-game boards (data version 3's seeds, about 15 minutes to render and straighten 5,600
@@ -15,8 +16,17 @@ This is the recipe that produced ``models/cell_classifier.*``, ``models/board_or
 4. Data version 4 (about 12 minutes): 4,000 base-game boards (the seeds of step 1's first
    boards) and 6,000 Deep Blue boards (45 % River, 45 % Lake, 10 % both).
 5. The cell classifier with the parts head (side kinds and joins, vision/space_parts.py),
-   features from step 3, 5 epochs (about 45 minutes).
-6. The round-number reader (6 epochs on the step-1 boards, 10 minutes).
+   features from step 3, 5 epochs (about 45 minutes), in ``data/stage2``: shipped as
+   ``cell_classifier.*``. (The base-game reader, ``base_classifier.*``, is step 3's model as
+   shipped then; its ONNX file is in git beside it.)
+6. The faint-ink readers: phone-condition boards (issue 14: bent paper, pencil, pale and
+   dry-erase ink, dim rooms, hands; about 12 minutes for 6,000 photos), then both readers
+   with the board-relative ink gain (vision.crops.InkGain), 2 epochs each, in
+   ``data/faint``: the parts network from step 5 on data version 4 and the phone boards
+   (about 15 minutes alone), the base-game reader from step 3 on their base-game boards
+   (about 10 minutes alone); shipped as ``faint_cell_classifier.*`` and
+   ``faint_base_classifier.*``.
+7. The round-number reader (6 epochs on the step-1 boards, 10 minutes).
 
 Everything follows from the seeds below, so a rerun gives the same data bit for bit and, on
 the same torch build and thread count, the same models. Steps already done are skipped (data
@@ -27,6 +37,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import shutil
 import subprocess
 import sys
 import time
@@ -39,7 +50,15 @@ import generate_dataset  # scripts/ is not a package: imported from its folder
 import train_classifier
 import train_round_numbers
 
-from vision.model_meta import META_FILE, ModelMeta
+from vision.model_meta import (
+    BASE_META_FILE,
+    BASE_MODEL_FILE,
+    FAINT_BASE_MODEL_FILE,
+    FAINT_MODEL_FILE,
+    META_FILE,
+    MODEL_FILE,
+    ModelMeta,
+)
 from vision.round_numbers import NUMBERS_META
 
 # (folder, first photo seed, photos, largest photo in megapixels)
@@ -59,11 +78,40 @@ PARTS_DATASETS = [
     ("v5_water2", 1_050_000, 3_400, 5.0, "mix", None),
 ]
 TRAINING = ["--epochs", "5", "--width", "16", "--orienter-epochs", "0", "--threads", "2",
-            "--seed", "20261201"]
+            "--seed", "20261201", "--no-ink-gain"]
+# Phone-condition boards (vision.render.phone), same columns as PARTS_DATASETS
+PHONE_DATASETS = [
+    ("v4_phone", 1_030_000, 1_200, 5.0, None, "phone"),
+    ("v4_phone_water", 1_040_000, 800, 5.0, "mix", "phone"),
+    ("v6_phone", 1_060_000, 2_400, 5.0, None, "phone"),
+    ("v6_phone_water", 1_070_000, 1_600, 5.0, "mix", "phone"),
+]
+GAIN_TRAINING = ["--epochs", "2", "--width", "16", "--orienter-epochs", "0", "--threads", "2",
+                 "--seed", "20261202", "--lr", "1.5e-3"]
+# the base-game reader's run (one thread: it shared the machine with the parts network's)
+BASE_GAIN_TRAINING = ["--epochs", "2", "--width", "16", "--orienter-epochs", "0", "--threads",
+                      "1", "--seed", "20261202", "--lr", "1.5e-3", "--base-game"]
 # Boards the round-number reader is measured on (never trained on): (folder, seed, photos,
 # smallest and largest photo in megapixels).
 HELDOUT = ("heldout_orient", 8_200_000, 400, 1.0, 12.0)
 NUMBERS_TRAINING = ["--epochs", "6", "--threads", "2", "--seed", "20261130"]
+
+
+def make_data(root: Path, datasets: list[tuple], workers: int) -> tuple[list[str], list[str]]:
+    """Render ``datasets`` ((folder, seed, photos, largest megapixels, --expansion,
+    --conditions)) under ``root``: their part files and the commands that made them."""
+    parts: list[str] = []
+    commands: list[str] = []
+    for folder, seed, n, mp_max, expansion, conditions in datasets:
+        out = root / folder
+        data_args = ["--n", str(n), "--seed", str(seed), "--out", str(out),
+                     "--part-size", "200", "--mp-max", str(mp_max)]
+        data_args += ["--expansion", expansion] if expansion else []
+        data_args += ["--conditions", conditions] if conditions else []
+        generate_dataset.main([*data_args, "--workers", str(workers)])
+        commands.append("scripts/generate_dataset.py " + " ".join(data_args))
+        parts += sorted(str(p) for p in out.glob("part*.npz"))
+    return parts, commands
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -98,26 +146,34 @@ def main(argv: list[str] | None = None) -> int:
         commit, path = STAGE1
         stage1.write_bytes(subprocess.run(["git", "show", f"{commit}:{path}"], check=True,
                                           capture_output=True).stdout)
-    parts_v4: list[str] = []
-    parts_commands: list[str] = []
-    for folder, seed, n, mp_max, expansion, conditions in PARTS_DATASETS:
-        out = args.data / folder
-        data_args = ["--n", str(n), "--seed", str(seed), "--out", str(out),
-                     "--part-size", "200", "--mp-max", str(mp_max)]
-        data_args += ["--expansion", expansion] if expansion else []
-        data_args += ["--conditions", conditions] if conditions else []
-        generate_dataset.main([*data_args, "--workers", str(args.workers)])
-        parts_commands.append("scripts/generate_dataset.py " + " ".join(data_args))
-        parts_v4 += sorted(str(p) for p in out.glob("part*.npz"))
+    parts_v4, parts_commands = make_data(args.data, PARTS_DATASETS, args.workers)
     print(f"data version 4 ready after {time.time() - start:.0f}s", flush=True)
-    train_classifier.main(["--data", *parts_v4, "--out", str(args.out), *TRAINING,
+    stage2 = args.data / "stage2"
+    train_classifier.main(["--data", *parts_v4, "--out", str(stage2), *TRAINING,
                            "--init", str(stage1)])
-    meta = ModelMeta.load(args.out / META_FILE)
-    meta.recipe = "; ".join([
-        "scripts/reproduce_models.py, i.e.", *commands,
-        f"stage 1: git show {STAGE1[0]}:{STAGE1[1]} > {stage1}", *parts_commands,
-        meta.recipe])
-    meta.save(args.out / META_FILE)
+    phone, phone_commands = make_data(args.data, PHONE_DATASETS, args.workers)
+    print(f"phone-condition data ready after {time.time() - start:.0f}s", flush=True)
+    faint = args.data / "faint"
+    train_classifier.main(["--data", *parts_v4, *phone, "--out", str(faint), *GAIN_TRAINING,
+                           "--init", str(stage2 / "cell_classifier.pt")])
+    train_classifier.main(["--data", *parts_v4, *phone, "--out", str(faint),
+                           *BASE_GAIN_TRAINING, "--init", str(stage1)])
+    stage2_recipe = ModelMeta.load(stage2 / META_FILE).recipe
+    # (trained as, shipped as, the recipe before its own run)
+    installs = [
+        (stage2 / MODEL_FILE, META_FILE, MODEL_FILE, []),
+        (faint / MODEL_FILE, META_FILE, FAINT_MODEL_FILE, [stage2_recipe]),
+        (faint / BASE_MODEL_FILE, BASE_META_FILE, FAINT_BASE_MODEL_FILE, []),
+    ]
+    for onnx, meta_file, shipped, before in installs:
+        meta = ModelMeta.load(onnx.parent / meta_file)
+        meta.recipe = "; ".join([
+            "scripts/reproduce_models.py, i.e.", *commands,
+            f"stage 1: git show {STAGE1[0]}:{STAGE1[1]} > {stage1}", *parts_commands, *before,
+            *(phone_commands if onnx.parent == faint else []), meta.recipe])
+        shutil.copyfile(onnx, args.out / shipped)
+        meta.save(args.out / shipped.replace(".onnx", ".json"))
+    shutil.copyfile(stage2 / "cell_classifier.pt", args.out / "cell_classifier.pt")
     train_round_numbers.main(["--data", *parts, "--heldout", *heldout, "--out", str(args.out),
                               *NUMBERS_TRAINING])
     numbers_meta = args.out / NUMBERS_META

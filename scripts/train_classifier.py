@@ -20,6 +20,7 @@ import json
 import sys
 import time
 import warnings
+from dataclasses import asdict
 from pathlib import Path
 
 import numpy as np
@@ -28,8 +29,10 @@ from torch import nn
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from vision.crops import space_crops
+from vision.crops import InkGain, ink_gain, space_crops, with_gain
 from vision.model_meta import (
+    BASE_META_FILE,
+    BASE_MODEL_FILE,
     CLASSES,
     META_FILE,
     MODEL_FILE,
@@ -38,7 +41,16 @@ from vision.model_meta import (
     rotation_index_map,
 )
 from vision.rectify import CanonicalBoard
-from vision.space_parts import JOIN_PAIRS, SIDE_KINDS, token_parts
+from vision.space_parts import (
+    BASE_CLASSES,
+    JOIN_PAIRS,
+    ODD_CLASSES,
+    SIDE_KINDS,
+    token_parts,
+)
+
+# The base-game reader's classes: the base dice faces, dead ends and three-way stations
+READER_BASE_CLASSES = BASE_CLASSES + ODD_CLASSES
 
 MEAN, STD = 0.08, 0.2  # input = (darkness / 255 - MEAN) / STD
 JITTER_PX = 3  # extra border cut around each crop for random re-cropping
@@ -64,6 +76,21 @@ def token_matrix(classes: tuple[str, ...] | list[str]) -> torch.Tensor:
     return m
 
 
+def cell_features(w: int) -> nn.Sequential:
+    """The convolutional stages both readers share: 72 px crop -> (4 w, 3, 3) map."""
+
+    def block(cin: int, cout: int, kernel: int = 3, stride: int = 1) -> list[nn.Module]:
+        return [nn.Conv2d(cin, cout, kernel, stride=stride, padding=kernel // 2, bias=False),
+                nn.BatchNorm2d(cout), nn.ReLU(inplace=True)]
+
+    return nn.Sequential(
+        *block(1, w, kernel=5, stride=2),                        # 72 -> 36
+        *block(w, 2 * w), nn.MaxPool2d(2),                       # -> 18
+        *block(2 * w, 2 * w), *block(2 * w, 4 * w), nn.MaxPool2d(2),  # -> 9
+        *block(4 * w, 4 * w), nn.MaxPool2d(3),                   # -> 3
+    )
+
+
 class CellNet(nn.Module):
     """A small CNN on a 72 x 72 crop (48 px space, 12 px context): 5 conv stages, then a
     linear layer on the 3 x 3 x C map into the space's parts.
@@ -82,18 +109,8 @@ class CellNet(nn.Module):
 
     def __init__(self, classes: tuple[str, ...] | list[str] = CLASSES, width: int = 24) -> None:
         super().__init__()
-
-        def block(cin: int, cout: int, kernel: int = 3, stride: int = 1) -> list[nn.Module]:
-            return [nn.Conv2d(cin, cout, kernel, stride=stride, padding=kernel // 2, bias=False),
-                    nn.BatchNorm2d(cout), nn.ReLU(inplace=True)]
-
         w = width
-        self.features = nn.Sequential(
-            *block(1, w, kernel=5, stride=2),                        # 72 -> 36
-            *block(w, 2 * w), nn.MaxPool2d(2),                       # -> 18
-            *block(2 * w, 2 * w), *block(2 * w, 4 * w), nn.MaxPool2d(2),  # -> 9
-            *block(4 * w, 4 * w), nn.MaxPool2d(3),                   # -> 3
-        )
+        self.features = cell_features(w)
         self.n_kinds, self.n_pairs = len(SIDE_KINDS), len(JOIN_PAIRS)
         self.head = nn.Sequential(nn.Flatten(), nn.Dropout(0.2),
                                   nn.Linear(4 * w * 9, 4 * self.n_kinds + self.n_pairs))
@@ -113,6 +130,31 @@ class CellNet(nn.Module):
     def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
         sides, joins = self.parts(x)
         return self.class_scores(sides, joins), sides, joins
+
+
+class BaseGameNet(nn.Module):
+    """The base-game reader (vision.classify.BaseGameClassifier): CellNet's features and one
+    flat linear head over the 83 base-game classes. Output: ``(logits,)``."""
+
+    def __init__(self, width: int = 24) -> None:
+        super().__init__()
+        self.features = cell_features(width)
+        self.head = nn.Sequential(nn.Flatten(), nn.Dropout(0.2),
+                                  nn.Linear(4 * width * 9, len(READER_BASE_CLASSES)))
+
+    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor]:
+        return (self.head(self.features(x)),)
+
+
+class FlatLoss(nn.Module):
+    """Cross-entropy over the classes, label smoothing 0.02 (the base-game reader's loss)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.tokens = nn.CrossEntropyLoss(label_smoothing=0.02)
+
+    def forward(self, scores: torch.Tensor, labels: torch.Tensor) -> torch.Tensor:
+        return self.tokens(scores, labels)
 
 
 class OrienterNet(nn.Module):
@@ -215,10 +257,18 @@ def describe_seeds(seeds: np.ndarray) -> str:
 
 
 def cut_crops(boards: np.ndarray, labels: np.ndarray, cell_px: int, pad_px: int,
-              margin_px: int) -> tuple[np.ndarray, np.ndarray]:
-    """All crops with JITTER_PX extra border: (N*49, S+2J, S+2J) uint8 and (N*49,) labels."""
+              margin_px: int, gain: InkGain | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """All crops with JITTER_PX extra border: (N*49, S+2J, S+2J) uint8 and (N*49,) labels;
+    with ``gain``, each board's crops get its ink gain as the reader gives it."""
     board = CanonicalBoard(cell_px=cell_px, pad_px=pad_px)
-    crops = np.concatenate([space_crops(b, board, margin_px + JITTER_PX) for b in boards])
+
+    def board_crops(darkness: np.ndarray) -> np.ndarray:
+        crops = space_crops(darkness, board, margin_px + JITTER_PX)
+        if gain is None:
+            return crops
+        return with_gain(crops, ink_gain(crops, cell_px, margin_px + JITTER_PX, gain))
+
+    crops = np.concatenate([board_crops(b) for b in boards])
     flat = labels.reshape(-1).astype(np.int64)
     known = flat >= 0  # tokens outside the classes (none in the v3 data) are left out
     return crops[known], flat[known]
@@ -326,11 +376,12 @@ def fit_temperature(logits: np.ndarray, labels: np.ndarray) -> float:
     return best_t
 
 
-def export_onnx(model: nn.Module, size: int, path: Path) -> None:
+def export_onnx(model: nn.Module, size: int, path: Path,
+                outputs: tuple[str, ...] = ("logits", "sides", "joins")) -> None:
     """Export with a dynamic batch axis (one call classifies all 49 crops)."""
     model.eval()
     dummy = torch.zeros(2, 1, size, size)
-    outputs = ["logits", "sides", "joins"]
+    outputs = list(outputs)
     with warnings.catch_warnings():  # the TorchScript exporter is deprecated but simplest
         warnings.simplefilter("ignore", DeprecationWarning)
         torch.onnx.export(model, (dummy,), str(path), input_names=["crops"],
@@ -355,6 +406,11 @@ def main(argv: list[str] | None = None) -> int:
                         help="time budget: the learning rate anneals to zero by then (0: none)")
     parser.add_argument("--init", type=Path, default=None,
                         help="start from these CellNet weights (.pt) instead of at random")
+    parser.add_argument("--base-game", action="store_true",
+                        help="train the base-game reader (flat head over the 83 base classes, "
+                             "base-game boards only) instead of the parts network")
+    parser.add_argument("--no-ink-gain", action="store_true",
+                        help="train without the board-relative ink gain (vision.crops.InkGain)")
     parser.add_argument("--orienter-epochs", type=int, default=12,
                         help="epochs for the board orienter (0: do not train it)")
     args = parser.parse_args(argv)
@@ -363,6 +419,10 @@ def main(argv: list[str] | None = None) -> int:
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
     boards, labels, info = load_boards(args.data)
+    if args.base_game:  # boards with any water drawing are left out
+        base = (labels < len(READER_BASE_CLASSES)).reshape(len(labels), -1).all(axis=1)
+        boards, labels = boards[base], labels[base]
+        info["data_version"] += f"; the {len(boards)} base-game boards among them"
     n_val = max(1, int(len(boards) * args.val_fraction))
     args.out.mkdir(parents=True, exist_ok=True)
     if args.orienter_epochs:
@@ -374,7 +434,9 @@ def main(argv: list[str] | None = None) -> int:
     # Validation boards drawn at random from every part (base, water, phone photos alike).
     order = np.random.default_rng(args.seed).permutation(len(boards))
     train_ids, val_ids = np.sort(order[n_val:]), np.sort(order[:n_val])
-    cut = {"cell_px": info["cell_px"], "pad_px": info["pad_px"], "margin_px": args.margin}
+    gain = None if args.no_ink_gain else InkGain()
+    cut = {"cell_px": info["cell_px"], "pad_px": info["pad_px"], "margin_px": args.margin,
+           "gain": gain}
     train_x, train_y = cut_crops(boards[train_ids], labels[train_ids], **cut)
     val_x, val_y = cut_crops(boards[val_ids], labels[val_ids], **cut)
     del boards
@@ -382,7 +444,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{len(train_y)} training crops, {len(val_y)} validation crops, input {size}px",
           flush=True)
 
-    model = CellNet(width=args.width)
+    model = BaseGameNet(width=args.width) if args.base_game else CellNet(width=args.width)
+    files = ((BASE_MODEL_FILE, BASE_META_FILE, "base_classifier.pt") if args.base_game
+             else (MODEL_FILE, META_FILE, "cell_classifier.pt"))
     if args.init:
         kept = load_matching(model, args.init)
         print(f"starting from {args.init} ({kept} tensors of the same shape)", flush=True)
@@ -400,7 +464,7 @@ def main(argv: list[str] | None = None) -> int:
         """Linear warm-up over the first 10 %, then cosine down to zero."""
         return args.lr * (p / 0.1 if p < 0.1 else 0.5 * (1 + np.cos(np.pi * (p - 0.1) / 0.9)))
     augment = Augmenter(size, args.seed)
-    loss_fn = PartsLoss(CLASSES)
+    loss_fn = FlatLoss() if args.base_game else PartsLoss(CLASSES)
     rng = np.random.default_rng(args.seed)
     args.out.mkdir(parents=True, exist_ok=True)
     step = 0
@@ -426,30 +490,34 @@ def main(argv: list[str] | None = None) -> int:
         temperature = fit_temperature(logits, val_y)
         print(f"epoch {epoch + 1}: loss {total / max(b + 1, 1):.4f}  val acc {acc:.5f}  "
               f"T {temperature:.2f}  ({time.time() - t0:.0f}s)", flush=True)
-        export_onnx(model, size, args.out / MODEL_FILE)
-        torch.save(model.state_dict(), args.out / "cell_classifier.pt")
+        export_onnx(model, size, args.out / files[0],
+                    ("logits",) if args.base_game else ("logits", "sides", "joins"))
+        torch.save(model.state_dict(), args.out / files[2])
         ModelMeta(
-            classes=list(CLASSES), side_kinds=list(SIDE_KINDS),
-            join_pairs=[list(pair) for pair in JOIN_PAIRS],
+            classes=list(READER_BASE_CLASSES if args.base_game else CLASSES),
+            side_kinds=[] if args.base_game else list(SIDE_KINDS),
+            join_pairs=[] if args.base_game else [list(pair) for pair in JOIN_PAIRS],
             input_size=size, channels=1, cell_px=info["cell_px"],
             margin_px=args.margin, pad_px=info["pad_px"],
             normalisation="x = (ink_darkness / 255 - mean) / std; ink_darkness from "
-                          "vision.crops.ink_darkness on the straightened board",
+                          "vision.crops.ink_darkness on the straightened board, each board's "
+                          "49 crops times its ink gain (ink_gain: vision.crops.InkGain)",
+            ink_gain=asdict(gain) if gain is not None else {},
             mean=MEAN, std=STD, temperature=temperature, training_seed=args.seed,
             data_version=str(info["data_version"]), n_training_samples=len(train_y),
             training_seconds=round(time.time() - start, 1),
             date=dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
             accuracy={"validation_space_accuracy": round(acc, 5),
                       "validation_crops": len(val_y), "epochs_done": epoch + 1},
-            notes=f"CellNet width {args.width}",
+            notes=f"{type(model).__name__} width {args.width}",
             recipe="scripts/train_classifier.py " + " ".join(argv if argv is not None
                                                             else sys.argv[1:]),
-        ).save(args.out / META_FILE)
+        ).save(args.out / files[1])
         if progress(step) >= 1.0:
             if step < steps:
                 print("time budget used up: stopped early (learning rate already annealed)")
             break
-    print(f"done in {time.time() - start:.0f}s; model in {args.out / MODEL_FILE}")
+    print(f"done in {time.time() - start:.0f}s; model in {args.out / files[0]}")
     return 0
 
 

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from dataclasses import asdict
+
 import numpy as np
 import pytest
 
 from tests.project_scripts import load_script
-from vision.classify import CellClassifier
+from vision.classify import BaseGameClassifier, CellClassifier
+from vision.crops import InkGain
 from vision.model_meta import CLASSES, ModelMeta, mirror_index_map, rotation_index_map
 from vision.space_parts import BASE_CLASSES, WATER_CLASSES
 
@@ -105,3 +108,29 @@ def test_augmentation_turns_labels_with_the_crops():
     for original, out in zip(labels, y.tolist()):
         images = {rot[k][original] for k in range(4)} | {rot[k][mirror[original]] for k in range(4)}
         assert out in images
+
+
+def test_the_base_game_reader_trains_on_base_boards_only_with_the_ink_gain(tmp_path):
+    """--base-game: a flat head over the 83 base classes, water boards left out, the ink gain
+    recorded; the exported file reads as the base-game reader."""
+    generate = load_script("generate_dataset")
+    train = load_script("train_classifier")
+    common = ["--workers", "1", "--part-size", "3", "--mp-min", "1", "--mp-max", "1.2"]
+    base, water = tmp_path / "base", tmp_path / "water"
+    assert generate.main(["--n", "3", "--seed", "4500", "--out", str(base), *common]) == 0
+    assert generate.main(["--n", "3", "--seed", "4600", "--out", str(water),
+                          "--expansion", "river", *common]) == 0
+    models = tmp_path / "models"
+    assert train.main(["--data", str(base / "part000.npz"), str(water / "part000.npz"),
+                       "--out", str(models), "--epochs", "1", "--batch", "32",
+                       "--val-fraction", "0.34", "--orienter-epochs", "0", "--width", "8",
+                       "--base-game"]) == 0
+    assert not (models / "cell_classifier.onnx").exists()
+    meta = ModelMeta.load(models / "base_classifier.json")
+    assert meta.classes == list(CLASSES[:83]) and meta.side_kinds == []
+    assert meta.data_version.endswith("the 3 base-game boards among them")
+    assert meta.n_training_samples <= 2 * 49  # one board held out for validation
+    assert meta.ink_gain == asdict(InkGain())
+    reader = BaseGameClassifier.load(models)
+    probs = reader.read(np.zeros((49, meta.input_size, meta.input_size), np.uint8))
+    assert probs.shape == (49, 83)

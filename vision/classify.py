@@ -13,9 +13,14 @@ from pathlib import Path
 
 import numpy as np
 
+from vision.crops import InkGain, board_ink, gain_of, ink_gain, with_gain
 from vision.model_meta import (
     BASE_META_FILE,
     BASE_MODEL_FILE,
+    FAINT_BASE_META_FILE,
+    FAINT_BASE_MODEL_FILE,
+    FAINT_META_FILE,
+    FAINT_MODEL_FILE,
     META_FILE,
     MODEL_FILE,
     ModelMeta,
@@ -31,6 +36,12 @@ class ClassifyParams:
 
     turns: int = 4
     sure: float | None = 0.995
+    # A board whose ink gain (vision.crops.InkGain, as the faint-ink readers measure it) is
+    # above faint_above, with strokes in at least faint_min_spaces spaces, has faint ink: the
+    # faint-ink readers read it (when shipped). A board with fewer strokes (no finished game
+    # has so few) is left to the standard readers: its gain is measured on too little ink.
+    faint_above: float = 1.0
+    faint_min_spaces: int = 10
 
 
 def in_classes(probs: np.ndarray, source: list[str], target: list[str]) -> np.ndarray:
@@ -53,6 +64,15 @@ class CellClassifier(OnnxModel):
         # turned[k][i]: the class index of class i turned clockwise k quarter turns (in the
         # model's own class list, which its metadata carries)
         self._turned = [np.array(rotation_index_map(k, meta.classes)) for k in range(4)]
+        self.gain = InkGain.from_json(meta.ink_gain)
+
+    def board_input(self, crops: np.ndarray) -> np.ndarray:
+        """A board's 49 crops as this network was trained on them: with the board's ink gain
+        (vision.crops.InkGain) when its metadata names one, else as they are."""
+        if self.gain is None:
+            return crops
+        meta = self.meta
+        return with_gain(crops, ink_gain(crops, meta.cell_px, meta.margin_px, self.gain))
 
     @classmethod
     def read_meta(cls, path: Path) -> ModelMeta:
@@ -70,8 +90,9 @@ class CellClassifier(OnnxModel):
 
         With ``sure``, the crops are read once (or ``first`` is that reading), and only those
         whose best class is below ``sure`` are read again in all ``turns`` turns (most spaces
-        are clear at once).
+        are clear at once). ``crops`` are one board's 49 (the ink gain is the board's).
         """
+        crops = self.board_input(crops)
         if turns == 1 and first is not None:
             return first
         if sure is None or turns == 1:
@@ -86,8 +107,8 @@ class CellClassifier(OnnxModel):
         """What the network reads of each crop's parts (vision.space_parts): (N, 4, kinds)
         probabilities of each side's kind (N, E, S, W; ``meta.side_kinds``) and (N, pairs)
         probabilities that a pair of sides is joined (``meta.join_pairs``), uncalibrated."""
-        sides, joins = self.session.run(["sides", "joins"],
-                                        {self.io.input_name: self.network_input(crops)})
+        x = self.network_input(self.board_input(crops))
+        sides, joins = self.session.run(["sides", "joins"], {self.io.input_name: x})
         return softmax(sides, axis=2), 1.0 / (1.0 + np.exp(-joins))
 
     def _turned_mean(self, crops: np.ndarray, turns: int) -> np.ndarray:
@@ -106,3 +127,38 @@ class BaseGameClassifier(CellClassifier):
 
     ONNX_FILE = BASE_MODEL_FILE
     META_FILE = BASE_META_FILE
+
+
+class FaintCellClassifier(CellClassifier):
+    """The parts network trained with the board's ink gain on phone-condition boards too:
+    it reads boards with faint ink (pencil, pale markers, worn dry-erase)."""
+
+    ONNX_FILE = FAINT_MODEL_FILE
+    META_FILE = FAINT_META_FILE
+
+
+class FaintBaseGameClassifier(BaseGameClassifier):
+    """The base-game reader trained with the board's ink gain on phone-condition boards too."""
+
+    ONNX_FILE = FAINT_BASE_MODEL_FILE
+    META_FILE = FAINT_BASE_META_FILE
+
+
+@dataclass(frozen=True)
+class Readers:
+    """The networks that read one kind of board: the parts network, and the base-game reader
+    for the boards on which it reads no water (None: the parts network reads them too)."""
+
+    parts: CellClassifier
+    base: BaseGameClassifier | None = None
+
+
+def has_faint_ink(crops: np.ndarray, reader: CellClassifier, params: ClassifyParams) -> bool:
+    """Whether a board's 49 crops show faint ink: the gain ``reader`` gives them (its
+    metadata's ``ink_gain``) is above ``params.faint_above``, measured on strokes in at least
+    ``params.faint_min_spaces`` spaces."""
+    if reader.gain is None:
+        return False
+    paper, ink, inked = board_ink(crops, reader.meta.cell_px, reader.meta.margin_px, reader.gain)
+    return (gain_of(paper, ink, reader.gain) > params.faint_above
+            and inked >= params.faint_min_spaces)

@@ -8,6 +8,8 @@ so tints, shadows and marker colours all become "dark ink on zero background".
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import cv2
 import numpy as np
 from skimage.util import view_as_windows
@@ -61,3 +63,79 @@ def lattice_windows(image: np.ndarray, first: tuple[int, int], size: int, step: 
     span = (GRID - 1) * step + size
     windows = view_as_windows(image[y0:y0 + span, x0:x0 + span], (size, size), step)
     return windows.reshape(GRID * GRID, size, size)
+
+
+@dataclass(frozen=True)
+class InkGain:
+    """Board-relative contrast (issue 14): faint ink (pencil, pale markers, worn dry-erase)
+    is brought up to the darkness of marker ink, so the classifier sees a stroke by its
+    contrast with the rest of the board's ink, not by how dark it is.
+
+    Each space's interior (the printed lines, a ``band`` of a space wide, left out) gives its
+    paper (the median) and its ink (the ``space_percentile``). The board's paper is the median
+    of its spaces' paper. Spaces whose paper is more than ``covered`` darker than the board's
+    are under something (a hand, a pen, a die) and are left out; the board's ink is the
+    ``board_percentile`` of the other spaces' ink, so a board with only a few drawn spaces is
+    measured on them. Crops are multiplied by ``target`` / the board's ink, never less than 1
+    (dark ink is left as it is) and at most ``max_gain``; a board whose ink stands less than
+    ``min_contrast`` above its paper shows no strokes and gets no gain (its grain is not blown
+    up into strokes).
+    """
+
+    band: float = 0.15
+    space_percentile: float = 98.0
+    board_percentile: float = 90.0
+    covered: float = 40.0
+    min_contrast: float = 25.0
+    target: float = 170.0
+    max_gain: float = 3.0
+
+    @classmethod
+    def from_json(cls, data: dict | None) -> InkGain | None:
+        """From model metadata (None or {}: the model was trained without it)."""
+        return cls(**data) if data else None
+
+
+def space_levels(crops: np.ndarray, cell_px: int, margin_px: int, params: InkGain
+                 ) -> tuple[np.ndarray, np.ndarray]:
+    """(paper, ink) of each of the crops' spaces (0..255): the median and the
+    ``space_percentile`` of its interior (a ``band`` along the printed lines left out)."""
+    band = round(params.band * cell_px)
+    lo, hi = margin_px + band, margin_px + cell_px - band
+    interiors = crops[:, lo:hi, lo:hi].reshape(len(crops), -1)
+    return (np.median(interiors, axis=1),
+            np.percentile(interiors, params.space_percentile, axis=1))
+
+
+def board_ink(crops: np.ndarray, cell_px: int, margin_px: int, params: InkGain
+              ) -> tuple[float, float, int]:
+    """(paper, ink, inked): the board's paper and ink darkness (0..255) from its 49 crops
+    (each with ``margin_px`` context), as ``InkGain`` says, and how many of its spaces show
+    strokes (ink at least ``min_contrast`` above the board's paper, not covered)."""
+    space_paper, space_ink = space_levels(crops, cell_px, margin_px, params)
+    paper = float(np.median(space_paper))
+    open_spaces = space_paper <= paper + params.covered
+    ink = float(np.percentile(space_ink[open_spaces], params.board_percentile))
+    inked = int(np.sum(open_spaces & (space_ink >= paper + params.min_contrast)))
+    return paper, ink, inked
+
+
+def gain_of(paper: float, ink: float, params: InkGain) -> float:
+    """The factor that brings a board's ink up to ``params.target`` (1 .. max_gain); 1 when
+    its ink stands less than ``min_contrast`` above its paper."""
+    if ink - paper < params.min_contrast:
+        return 1.0
+    return float(np.clip(params.target / ink, 1.0, params.max_gain))
+
+
+def ink_gain(crops: np.ndarray, cell_px: int, margin_px: int, params: InkGain) -> float:
+    """The board's ink gain from its 49 crops (``gain_of`` its ``board_ink``)."""
+    paper, ink, _ = board_ink(crops, cell_px, margin_px, params)
+    return gain_of(paper, ink, params)
+
+
+def with_gain(crops: np.ndarray, gain: float) -> np.ndarray:
+    """``crops`` (uint8) multiplied by ``gain``, clipped to 255 (the same array when 1)."""
+    if gain == 1.0:
+        return crops
+    return np.clip(crops.astype(np.float32) * gain, 0, 255).astype(np.uint8)

@@ -25,6 +25,12 @@ META_FILE = "cell_classifier.json"
 # The base-game reader: the flat 83-class classifier (vision.classify.BaseGameClassifier)
 BASE_MODEL_FILE = "base_classifier.onnx"
 BASE_META_FILE = "base_classifier.json"
+# The faint-ink readers (issue 14): the same two networks trained with the board's ink gain
+# (vision.crops.InkGain) on phone-condition boards as well; they read boards with faint ink
+FAINT_MODEL_FILE = "faint_cell_classifier.onnx"
+FAINT_META_FILE = "faint_cell_classifier.json"
+FAINT_BASE_MODEL_FILE = "faint_base_classifier.onnx"
+FAINT_BASE_META_FILE = "faint_base_classifier.json"
 
 def rotate_token(token: str, quarter_turns: int = 1) -> str:
     """The token of a space turned clockwise by ``quarter_turns`` x 90 degrees (the
@@ -67,6 +73,9 @@ class ModelMeta:
     side_kinds: list[str] = field(default_factory=list)
     join_pairs: list[list[int]] = field(default_factory=list)
     temperature: float = 1.0  # logits are divided by this before softmax (calibration)
+    # Board-relative contrast applied to the 49 crops before the network (vision.crops.InkGain
+    # fields); empty: the model was trained without it
+    ink_gain: dict = field(default_factory=dict)
     training_seed: int = 0
     data_version: str = ""
     n_training_samples: int = 0

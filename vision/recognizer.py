@@ -34,7 +34,16 @@ from vision.acceptance import (
     orientation_warnings,
     unbend_warnings,
 )
-from vision.classify import BaseGameClassifier, CellClassifier, ClassifyParams, in_classes
+from vision.classify import (
+    BaseGameClassifier,
+    CellClassifier,
+    ClassifyParams,
+    FaintBaseGameClassifier,
+    FaintCellClassifier,
+    Readers,
+    has_faint_ink,
+    in_classes,
+)
 from vision.crops import ink_darkness, space_crops
 from vision.decode import DecodeParams, decode
 from vision.errors import PhotoError
@@ -167,9 +176,14 @@ class Recognizer:
 
     def __init__(self, classifier: CellClassifier, orienter: BoardOrienter,
                  params: ReadParams = ReadParams(), load_seconds: float = 0.0,
-                 base_classifier: BaseGameClassifier | None = None) -> None:
+                 base_classifier: BaseGameClassifier | None = None,
+                 faint: Readers | None = None) -> None:
         self.classifier = classifier
         self.base_classifier = base_classifier
+        if faint is not None and faint.parts.meta.classes != classifier.meta.classes:
+            raise ValueError("the faint-ink parts network reads other classes than the "
+                             "cell classifier")
+        self.faint = faint
         self.orienter = orienter
         self.params = params
         self.load_seconds = load_seconds
@@ -181,13 +195,17 @@ class Recognizer:
              params: ReadParams = ReadParams()) -> Recognizer:
         """Load the classifiers and the orienter's networks from ``models_dir`` (the shipped
         models by default), ``threads`` threads inside an operator. Without a base-game
-        reader in ``models_dir`` the parts network reads every board."""
+        reader in ``models_dir`` the parts network reads every board; without the faint-ink
+        readers the standard ones read boards with faint ink too."""
         start = time.perf_counter()
         models_dir = Path(models_dir) if models_dir is not None else shipped_models_dir()
         classifier = CellClassifier.load(models_dir, threads=threads)
         base = BaseGameClassifier.load_if_present(models_dir, threads=threads)
+        faint_parts = FaintCellClassifier.load_if_present(models_dir, threads=threads)
+        faint = None if faint_parts is None else Readers(
+            faint_parts, FaintBaseGameClassifier.load_if_present(models_dir, threads=threads))
         orienter = BoardOrienter.load(models_dir, params.orient)
-        return cls(classifier, orienter, params, time.perf_counter() - start, base)
+        return cls(classifier, orienter, params, time.perf_counter() - start, base, faint)
 
     def read(self, source: str | Path | np.ndarray,
              corners: np.ndarray | list | None = None) -> PhotoReading:
@@ -294,18 +312,27 @@ class Recognizer:
     def classify(self, crops: np.ndarray) -> np.ndarray:
         """(7, 7, n_classes) probabilities of the 49 crops.
 
-        The parts network reads every board once; a board on which it reads no water is read
-        by the base-game reader (when shipped), whose probabilities are given over the same
-        classes (water classes zero); a board with water is read by the parts network, turned
-        copies for the spaces it is unsure of.
+        A board with faint ink is read by the faint-ink readers (``readers_for``). The parts
+        network reads every board once; a board on which it reads no water is read by the
+        base-game reader (when shipped), whose probabilities are given over the same classes
+        (water classes zero); a board with water is read by the parts network, turned copies
+        for the spaces it is unsure of.
         """
         tta = self.params.classify
-        first = self.classifier.read(crops)
-        classes = list(self.classifier.meta.classes)
-        if self.base_classifier is not None and not reads_water(first, classes,
-                                                                self.params.water):
-            base = self.base_classifier.read(crops, turns=tta.turns, sure=tta.sure)
-            probs = in_classes(base, list(self.base_classifier.meta.classes), classes)
+        readers = self.readers_for(crops)
+        first = readers.parts.read(crops)
+        classes = list(readers.parts.meta.classes)
+        if readers.base is not None and not reads_water(first, classes, self.params.water):
+            base = readers.base.read(crops, turns=tta.turns, sure=tta.sure)
+            probs = in_classes(base, list(readers.base.meta.classes), classes)
         else:
-            probs = self.classifier.read(crops, turns=tta.turns, sure=tta.sure, first=first)
+            probs = readers.parts.read(crops, turns=tta.turns, sure=tta.sure, first=first)
         return probs.reshape(GRID, GRID, -1)
+
+    def readers_for(self, crops: np.ndarray) -> Readers:
+        """The faint-ink readers for a board with faint ink (``vision.classify.has_faint_ink``,
+        when they are shipped), else the standard ones."""
+        if self.faint is not None and has_faint_ink(crops, self.faint.parts,
+                                                    self.params.classify):
+            return self.faint
+        return Readers(self.classifier, self.base_classifier)
