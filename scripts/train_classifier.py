@@ -146,17 +146,6 @@ class BaseGameNet(nn.Module):
         return (self.head(self.features(x)),)
 
 
-class FlatLoss(nn.Module):
-    """Cross-entropy over the classes, label smoothing 0.02 (the base-game reader's loss)."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.tokens = nn.CrossEntropyLoss(label_smoothing=0.02)
-
-    def forward(self, scores: torch.Tensor, labels: torch.Tensor) -> torch.Tensor:
-        return self.tokens(scores, labels)
-
-
 class OrienterNet(nn.Module):
     """A tiny CNN on the wide straightened view: which quarter turn is the board's top."""
 
@@ -464,7 +453,8 @@ def main(argv: list[str] | None = None) -> int:
         """Linear warm-up over the first 10 %, then cosine down to zero."""
         return args.lr * (p / 0.1 if p < 0.1 else 0.5 * (1 + np.cos(np.pi * (p - 0.1) / 0.9)))
     augment = Augmenter(size, args.seed)
-    loss_fn = FlatLoss() if args.base_game else PartsLoss(CLASSES)
+    loss_fn = (nn.CrossEntropyLoss(label_smoothing=0.02) if args.base_game
+               else PartsLoss(CLASSES))
     rng = np.random.default_rng(args.seed)
     args.out.mkdir(parents=True, exist_ok=True)
     step = 0
@@ -500,8 +490,9 @@ def main(argv: list[str] | None = None) -> int:
             input_size=size, channels=1, cell_px=info["cell_px"],
             margin_px=args.margin, pad_px=info["pad_px"],
             normalisation="x = (ink_darkness / 255 - mean) / std; ink_darkness from "
-                          "vision.crops.ink_darkness on the straightened board, each board's "
-                          "49 crops times its ink gain (ink_gain: vision.crops.InkGain)",
+                          "vision.crops.ink_darkness on the straightened board"
+                          + (", each board's 49 crops times its ink gain (ink_gain: "
+                             "vision.crops.InkGain)" if gain is not None else ""),
             ink_gain=asdict(gain) if gain is not None else {},
             mean=MEAN, std=STD, temperature=temperature, training_seed=args.seed,
             data_version=str(info["data_version"]), n_training_samples=len(train_y),

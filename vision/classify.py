@@ -92,9 +92,9 @@ class CellClassifier(OnnxModel):
         whose best class is below ``sure`` are read again in all ``turns`` turns (most spaces
         are clear at once). ``crops`` are one board's 49 (the ink gain is the board's).
         """
-        crops = self.board_input(crops)
         if turns == 1 and first is not None:
             return first
+        crops = self.board_input(crops)
         if sure is None or turns == 1:
             return self._turned_mean(crops, turns)
         probs = first.copy() if first is not None else self._turned_mean(crops, 1)
