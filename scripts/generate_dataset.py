@@ -43,9 +43,12 @@ from vision.render.phone import PROFILES
 from vision.render.water_games import CHOICES, pick_expansions, water_board
 from vision.space_parts import CLASSES, class_index, class_of
 
-# v4: labels over the 190 classes of vision.space_parts (base, odd and water drawings),
-# hidden spaces -1 (v3: 83 base classes; v2: 51; v1: 32 px per space)
-DATA_VERSION = "v4"
+# v5: crops of vision.crops.ink_darkness taking each colour channel against its own paper
+# (the same as v4 on white or grey paper); v4 (--darkest-channel): labels over the 190
+# classes of vision.space_parts (base, odd and water drawings), hidden spaces -1, crops of
+# the darkest channel (v3: 83 base classes; v2: 51; v1: 32 px per space)
+DATA_VERSION = "v5"
+DARKEST_CHANNEL_VERSION = "v4"
 BOARD = CanonicalBoard(cell_px=48, pad_px=24)
 CORNER_JITTER = 0.04  # sigma of the simulated locator error, in spaces
 HIDDEN = 0.2  # a space at least this much covered by a hand, pen or die is not a sample
@@ -53,8 +56,10 @@ _INDEX = class_index(CLASSES)
 
 
 def make_sample(seed: int, mp_range: tuple[float, float], expansion: str | None = None,
-                conditions: str | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """One rendered photo -> (board darkness, wide darkness, 7x7 labels)."""
+                conditions: str | None = None, each_channel: bool = True
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """One rendered photo -> (board darkness, wide darkness, 7x7 labels); ``each_channel``
+    as ``vision.crops.ink_darkness``."""
     rng = np.random.default_rng([seed, 77])
     if expansion is None:
         grid, played = sample_grid(rng), ()
@@ -72,7 +77,8 @@ def make_sample(seed: int, mp_range: tuple[float, float], expansion: str | None 
     for (r, c), hidden in (photo.covered or {}).items():
         if hidden >= HIDDEN:
             labels[r, c] = -1
-    return (ink_darkness(flat, BOARD.cell_px), ink_darkness(wide, WIDE_BOARD.cell_px), labels)
+    return (ink_darkness(flat, BOARD.cell_px, each_channel),
+            ink_darkness(wide, WIDE_BOARD.cell_px, each_channel), labels)
 
 
 def _worker(args: tuple):
@@ -94,7 +100,12 @@ def main(argv: list[str] | None = None) -> int:
                         help="Deep Blue boards (river, lake, both, or a mix of boards)")
     parser.add_argument("--conditions", choices=sorted(PROFILES), default=None,
                         help="render with this condition profile (default: the renderer's own)")
+    parser.add_argument("--darkest-channel", action="store_true",
+                        help="cut the crops from the darkest channel, as data version 4 "
+                             "(to make the data of the models trained on it again)")
     args = parser.parse_args(argv)
+    each_channel = not args.darkest_channel
+    version = DATA_VERSION if each_channel else DARKEST_CHANNEL_VERSION
 
     args.out.mkdir(parents=True, exist_ok=True)
     start = time.time()
@@ -109,11 +120,11 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"{path} exists, skipped", flush=True)
                 continue
             seeds = range(args.seed + first, args.seed + min(first + args.part_size, args.n))
-            results = mapper(_worker, [(s, (args.mp_min, args.mp_max), args.expansion, args.conditions)
-                                      for s in seeds])
+            results = mapper(_worker, [(s, (args.mp_min, args.mp_max), args.expansion,
+                                        args.conditions, each_channel) for s in seeds])
             boards, wide, labels = (np.stack(x) for x in zip(*results))
             np.savez(path, boards=boards, wide=wide, labels=labels, cell_px=BOARD.cell_px,
-                     pad_px=BOARD.pad_px, data_version=DATA_VERSION,
+                     pad_px=BOARD.pad_px, data_version=version,
                      renderer_version=RENDERER_VERSION,
                      seeds=np.array(list(seeds)), expansion=args.expansion or "",
                      conditions=args.conditions or "")

@@ -24,9 +24,16 @@ This is the recipe that produced ``models/cell_classifier.*`` (the parts network
    with the board-relative ink gain (vision.crops.InkGain), 2 epochs each, in
    ``data/faint``: the parts network from step 5 on data version 4 and the phone boards
    (about 15 minutes alone), the base-game reader from step 3 on their base-game boards
-   (about 10 minutes alone); shipped as ``faint_cell_classifier.*`` and
-   ``faint_base_classifier.*``.
-7. The round-number reader (6 epochs on the step-1 boards, 10 minutes).
+   (about 10 minutes alone); the parts network shipped as ``faint_cell_classifier.*``.
+7. Phone-condition boards of data version 5 (4,000 photos, about 8 minutes; crops taking
+   each colour channel against its own paper, vision.crops.ink_contrast), and step 6's
+   base-game reader tuned on them with everything before, 2 epochs (about 13 minutes alone),
+   in ``data/faint_v5``: shipped as ``faint_base_classifier.*``.
+8. The round-number reader (6 epochs on the step-1 boards, 10 minutes).
+
+Steps 1-6 cut their crops from the darkest channel (data version 4, ``--darkest-channel``),
+as they were made for the shipped models; step 7's are version 5, as the reader cuts them
+now (the same on white or grey paper).
 
 Everything follows from the seeds below, so a rerun gives the same data bit for bit and, on
 the same torch build and thread count, the same models. Steps already done are skipped (data
@@ -91,15 +98,22 @@ GAIN_TRAINING = ["--epochs", "2", "--width", "16", "--orienter-epochs", "0", "--
 # the base-game reader's run (one thread: it shared the machine with the parts network's)
 BASE_GAIN_TRAINING = ["--epochs", "2", "--width", "16", "--orienter-epochs", "0", "--threads",
                       "1", "--seed", "20261202", "--lr", "1.5e-3", "--base-game"]
+# Phone-condition boards of data version 5 (crops taking each colour channel against its own
+# paper), and the faint-ink base-game reader tuned on them from step 6's
+PHONE_V5_DATASETS = [("v7_phone", 1_080_000, 4_000, 5.0, None, "phone")]
+BASE_V5_TUNING = ["--epochs", "2", "--width", "16", "--orienter-epochs", "0", "--threads", "2",
+                  "--seed", "20261204", "--lr", "1e-3", "--base-game"]
 # Boards the round-number reader is measured on (never trained on): (folder, seed, photos,
 # smallest and largest photo in megapixels).
 HELDOUT = ("heldout_orient", 8_200_000, 400, 1.0, 12.0)
 NUMBERS_TRAINING = ["--epochs", "6", "--threads", "2", "--seed", "20261130"]
 
 
-def make_data(root: Path, datasets: list[tuple], workers: int) -> tuple[list[str], list[str]]:
+def make_data(root: Path, datasets: list[tuple], workers: int, each_channel: bool = False
+              ) -> tuple[list[str], list[str]]:
     """Render ``datasets`` ((folder, seed, photos, largest megapixels, --expansion,
-    --conditions)) under ``root``: their part files and the commands that made them."""
+    --conditions)) under ``root``: their part files and the commands that made them.
+    ``each_channel``: data version 5's crops, else version 4's (the darkest channel)."""
     parts: list[str] = []
     commands: list[str] = []
     for folder, seed, n, mp_max, expansion, conditions in datasets:
@@ -108,6 +122,7 @@ def make_data(root: Path, datasets: list[tuple], workers: int) -> tuple[list[str
                      "--part-size", "200", "--mp-max", str(mp_max)]
         data_args += ["--expansion", expansion] if expansion else []
         data_args += ["--conditions", conditions] if conditions else []
+        data_args += [] if each_channel else ["--darkest-channel"]
         generate_dataset.main([*data_args, "--workers", str(workers)])
         commands.append("scripts/generate_dataset.py " + " ".join(data_args))
         parts += sorted(str(p) for p in out.glob("part*.npz"))
@@ -128,14 +143,15 @@ def main(argv: list[str] | None = None) -> int:
     for folder, seed, n, mp_max in DATASETS:
         out = args.data / folder
         data_args = ["--n", str(n), "--seed", str(seed), "--out", str(out),
-                     "--part-size", "200", "--mp-max", str(mp_max)]
+                     "--part-size", "200", "--mp-max", str(mp_max), "--darkest-channel"]
         generate_dataset.main([*data_args, "--workers", str(args.workers)])
         commands.append("scripts/generate_dataset.py " + " ".join(data_args))
         parts += sorted(str(p) for p in out.glob("part*.npz"))
     folder, seed, n, mp_min, mp_max = HELDOUT
     heldout_dir = args.data / folder
     heldout_args = ["--n", str(n), "--seed", str(seed), "--out", str(heldout_dir),
-                    "--part-size", "200", "--mp-min", str(mp_min), "--mp-max", str(mp_max)]
+                    "--part-size", "200", "--mp-min", str(mp_min), "--mp-max", str(mp_max),
+                    "--darkest-channel"]
     generate_dataset.main([*heldout_args, "--workers", str(args.workers)])
     heldout = sorted(str(p) for p in heldout_dir.glob("part*.npz"))
     print(f"base data ready after {time.time() - start:.0f}s", flush=True)
@@ -158,19 +174,26 @@ def main(argv: list[str] | None = None) -> int:
                            "--init", str(stage2 / "cell_classifier.pt")])
     train_classifier.main(["--data", *parts_v4, *phone, "--out", str(faint),
                            *BASE_GAIN_TRAINING, "--init", str(stage1)])
+    phone_v5, phone_v5_commands = make_data(args.data, PHONE_V5_DATASETS, args.workers,
+                                            each_channel=True)
+    print(f"phone-condition data version 5 ready after {time.time() - start:.0f}s", flush=True)
+    tuned = args.data / "faint_v5"
+    train_classifier.main(["--data", *parts_v4, *phone, *phone_v5, "--out", str(tuned),
+                           *BASE_V5_TUNING, "--init", str(faint / "base_classifier.pt")])
     stage2_recipe = ModelMeta.load(stage2 / META_FILE).recipe
     # (trained as, shipped as, the recipe before its own run)
     installs = [
         (stage2 / MODEL_FILE, META_FILE, MODEL_FILE, []),
         (faint / MODEL_FILE, META_FILE, FAINT_MODEL_FILE, [stage2_recipe]),
-        (faint / BASE_MODEL_FILE, BASE_META_FILE, FAINT_BASE_MODEL_FILE, []),
+        (tuned / BASE_MODEL_FILE, BASE_META_FILE, FAINT_BASE_MODEL_FILE,
+         [ModelMeta.load(faint / BASE_META_FILE).recipe, *phone_v5_commands]),
     ]
     for onnx, meta_file, shipped, before in installs:
         meta = ModelMeta.load(onnx.parent / meta_file)
         meta.recipe = "; ".join([
             "scripts/reproduce_models.py, i.e.", *commands,
-            f"stage 1: git show {STAGE1[0]}:{STAGE1[1]} > {stage1}", *parts_commands, *before,
-            *(phone_commands if onnx.parent == faint else []), meta.recipe])
+            f"stage 1: git show {STAGE1[0]}:{STAGE1[1]} > {stage1}", *parts_commands,
+            *(phone_commands if onnx.parent in (faint, tuned) else []), *before, meta.recipe])
         shutil.copyfile(onnx, args.out / shipped)
         meta.save(args.out / shipped.replace(".onnx", ".json"))
     shutil.copyfile(stage2 / "cell_classifier.pt", args.out / "cell_classifier.pt")

@@ -220,18 +220,23 @@ def train_orienter(wide: np.ndarray, out: Path, seed: int, epochs: int,
 def load_boards(paths: list[Path]) -> tuple[np.ndarray, np.ndarray, dict]:
     """Concatenate datasets: boards (N, S, S) uint8, labels (N, 7, 7) int, and their info
     (cell_px, pad_px, data_version, and the wide views for the orienter)."""
-    boards, labels, wide, seeds, info = [], [], [], [], {}
+    boards, labels, wide, seeds, versions, info = [], [], [], [], [], {}
     for path in paths:
         with np.load(path, allow_pickle=False) as data:
             boards.append(data["boards"])
             labels.append(data["labels"])
             wide.append(data["wide"])
             seeds.append(data["seeds"])
-            info = {k: data[k].item() for k in ("cell_px", "pad_px", "data_version")}
+            info = {k: data[k].item() for k in ("cell_px", "pad_px")}
+            if data["data_version"].item() not in versions:
+                versions.append(data["data_version"].item())
             renderer = data["renderer_version"].item() if "renderer_version" in data else "?"
     info["wide"] = np.concatenate(wide)
-    info["data_version"] = (f"generate_dataset {info['data_version']}, renderer {renderer}: "
+    info["data_version"] = (f"generate_dataset {' + '.join(versions)}, renderer {renderer}: "
                             f"{describe_seeds(np.concatenate(seeds))}")
+    # the crops' ink as the newest data measured it (ModelMeta.ink_channels): each colour
+    # channel against its own paper from version 5 on
+    info["ink_channels"] = "each" if any(int(v[1:]) >= 5 for v in versions) else "darkest"
     return np.concatenate(boards), np.concatenate(labels), info
 
 
@@ -490,10 +495,14 @@ def main(argv: list[str] | None = None) -> int:
             input_size=size, channels=1, cell_px=info["cell_px"],
             margin_px=args.margin, pad_px=info["pad_px"],
             normalisation="x = (ink_darkness / 255 - mean) / std; ink_darkness from "
-                          "vision.crops.ink_darkness on the straightened board"
+                          "vision.crops.ink_darkness on the straightened board ("
+                          + ("each colour channel against its own paper"
+                             if info["ink_channels"] == "each" else "the darkest channel")
+                          + ", ink_channels)"
                           + (", each board's 49 crops times its ink gain (ink_gain: "
                              "vision.crops.InkGain)" if gain is not None else ""),
             ink_gain=asdict(gain) if gain is not None else {},
+            ink_channels=info["ink_channels"],
             mean=MEAN, std=STD, temperature=temperature, training_seed=args.seed,
             data_version=str(info["data_version"]), n_training_samples=len(train_y),
             training_seconds=round(time.time() - start, 1),

@@ -92,6 +92,32 @@ def test_data_and_training_are_reproducible(tmp_path):
         assert torch.equal(tensor, weights[1][name]), name
 
 
+def test_the_ink_measure_travels_from_the_data_to_the_model(tmp_path):
+    """Data version 5 cuts crops from each colour channel, version 4 (--darkest-channel) from
+    the darkest; a model records which (ModelMeta.ink_channels), so that the reader gives it
+    its crops cut the same way."""
+    generate = load_script("generate_dataset")
+    train = load_script("train_classifier")
+    common = ["--n", "2", "--seed", "4500", "--workers", "1", "--part-size", "2",
+              "--mp-min", "1", "--mp-max", "1.1"]
+    darkest, each = tmp_path / "v4", tmp_path / "v5"
+    assert generate.main([*common, "--out", str(darkest), "--darkest-channel"]) == 0
+    assert generate.main([*common, "--out", str(each)]) == 0
+    with np.load(darkest / "part000.npz") as d4, np.load(each / "part000.npz") as d5:
+        assert (str(d4["data_version"]), str(d5["data_version"])) == ("v4", "v5")
+        np.testing.assert_array_equal(d4["labels"], d5["labels"])
+        assert not np.array_equal(d4["boards"], d5["boards"])  # tinted paper differs
+    for parts, expected in (([darkest], "darkest"), ([darkest, each], "each")):
+        models = tmp_path / f"models_{expected}"
+        assert train.main(["--data", *(str(p / "part000.npz") for p in parts), "--out",
+                           str(models), "--epochs", "1", "--batch", "16", "--val-fraction",
+                           "0.5", "--orienter-epochs", "0"]) == 0
+        meta = ModelMeta.load(models / "cell_classifier.json")
+        assert meta.ink_channels == expected
+        assert meta.data_version.startswith("generate_dataset v4" + (
+            " + v5" if expected == "each" else ","))
+
+
 def test_augmentation_turns_labels_with_the_crops():
     train = load_script("train_classifier")
     size = 48

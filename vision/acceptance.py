@@ -31,6 +31,17 @@ class AcceptanceParams:
     # at most 13 doubtful spaces, and at most 1 when the orientation is under 0.6.
     max_review_spaces: int = 20
     max_review_unoriented: int = 8
+    # ... except a board beyond doubt: located and oriented at least this surely, its lattice
+    # at least this many spaces inside the photo's edges (a cut board's lattice, found as
+    # whole, runs up to the edge, and its spaces off the photo read as doubtful). Such a
+    # board is read, with a warning and its doubtful spaces in review: faint pencil in a dim
+    # room is a board to check, not a photo without one.
+    sure_board_confidence: float = 0.9
+    sure_board_inside_spaces: float = 1.0
+    # A printed board's lines can be followed (vision.unbend): every board found in the
+    # 2,000 held-out photos of the four evaluation sets had at least 3 of its 16 followed;
+    # pure noise that a lattice seemed to fit, none.
+    min_lines_seen: int = 1
     unoriented_below: float = 0.65
     orient_review_below: float = 0.9  # a less sure top/bottom decision is a warning
     # A photo refused whose long side is shorter than this is called too small: whole boards
@@ -67,19 +78,57 @@ def accept_lattice(photo: LoadedPhoto, fit: LatticeFit | None,
     return []
 
 
-def accept_reading(photo: LoadedPhoto, decoded: Decoded, orientation_confidence: float,
-                   params: AcceptanceParams) -> None:
-    """Refuse a located lattice whose spaces read as no board: too many doubtful spaces, or
-    no telling its top and nothing (or little) readable drawn on it."""
+@dataclass(frozen=True)
+class FoundBoard:
+    """What the recogniser knows of a located lattice when its spaces have been read."""
+
+    fit_confidence: float  # how surely the lattice was located (0..1)
+    corners: np.ndarray  # (4, 2) the lattice in ``LoadedPhoto.image`` pixels
+    orientation_confidence: float  # how surely its top was found (0..1)
+    lines_followed: int | None = None  # printed lines (of 16) vision.unbend followed; None:
+    # not looked for
+
+
+def accept_reading(photo: LoadedPhoto, decoded: Decoded, found: FoundBoard,
+                   params: AcceptanceParams) -> list[str]:
+    """Refuse a located lattice whose spaces read as no board: no printed line of it can be
+    followed and it was found or oriented with doubt (a grid-like texture, noise), no telling
+    its top and nothing (or little) readable drawn on it, or too many doubtful spaces
+    (unless it is a board beyond doubt, ``sure_board``). Otherwise the warnings its reading
+    comes with."""
     doubtful = len(decoded.review)
     blank = all(token == "." for row in decoded.grid for token in row)
-    unoriented = orientation_confidence < params.unoriented_below
-    if doubtful > params.max_review_spaces:
-        raise _not_found(photo, f"found a grid, but {doubtful} of 49 spaces could not be read",
-                         params)
+    unoriented = found.orientation_confidence < params.unoriented_below
+    lineless = found.lines_followed is not None and found.lines_followed < params.min_lines_seen
+    if lineless and min(found.fit_confidence,
+                        found.orientation_confidence) < params.sure_board_confidence:
+        raise _not_found(photo, "found a grid-like pattern, but none of its lines is a "
+                                "printed board line", params)
     if unoriented and (blank or doubtful > params.max_review_unoriented):
         raise _not_found(photo, "found a grid-like pattern, but no readable Exit marks or "
                                 "drawings", params)
+    if doubtful <= params.max_review_spaces:
+        return []
+    if not sure_board(found, photo, params):
+        raise _not_found(photo, f"found a grid, but {doubtful} of 49 spaces could not be read",
+                         params)
+    return [(f"{doubtful} of 49 spaces could not be read surely (faint ink, dim light or "
+             "things on the sheet?); check them, or retake the photo in better light")]
+
+
+def sure_board(found: FoundBoard, photo: LoadedPhoto, params: AcceptanceParams) -> bool:
+    """Whether a located lattice is a whole board beyond doubt: found and oriented surely,
+    well inside a photo not too small to read (``min_useful_side``)."""
+    if min(found.fit_confidence, found.orientation_confidence) < params.sure_board_confidence:
+        return False
+    if max(photo.original_size) < params.min_useful_side:
+        return False
+    corners = found.corners
+    h, w = photo.image.shape[:2]
+    space = float(np.linalg.norm(corners - np.roll(corners, 1, axis=0), axis=1).mean()) / GRID
+    x, y = corners[:, 0], corners[:, 1]
+    inside = min(x.min(), y.min(), w - 1 - x.max(), h - 1 - y.max())
+    return inside >= params.sure_board_inside_spaces * space
 
 
 def orientation_warnings(confidence: float, params: AcceptanceParams) -> list[str]:

@@ -2,12 +2,14 @@
 
 Each crop is the space plus ``margin_px`` of context on every side (so the network sees
 whether strokes run on into the neighbours and where the printed lines are). Pixels are ink
-darkness after flat-fielding: the darkest channel divided by a local estimate of the paper,
-so tints, shadows and marker colours all become "dark ink on zero background".
+darkness after flat-fielding: each channel divided by a local estimate of the paper, the
+largest darkening of the three, so tints, shadows and marker colours all become "dark ink on
+zero background".
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import cv2
@@ -15,6 +17,8 @@ import numpy as np
 from skimage.util import view_as_windows
 
 from vision.rectify import GRID, CanonicalBoard
+
+INK_CHANNELS = ("each", "darkest")  # ModelMeta.ink_channels: how a network's crops were cut
 
 
 def darkest_channel(image: np.ndarray) -> np.ndarray:
@@ -28,22 +32,64 @@ def darkest_channel(image: np.ndarray) -> np.ndarray:
     return cv2.min(cv2.min(b, g), r)  # far faster than numpy's min(axis=2), same pixels
 
 
-def ink_darkness(board_bgr: np.ndarray, cell_px: int) -> np.ndarray:
-    """Flat-fielded ink darkness (uint8, 0 = paper, 255 = black ink) of a straightened board.
+def ink_contrast(image: np.ndarray, width: int, each_channel: bool = True) -> np.ndarray:
+    """Per pixel (float32), how much darker than the paper it is, in the channel where it is
+    most so: 0 on paper, towards 1 for black ink, below 0 where lighter than the paper.
 
-    The paper estimate is a grey closing (removes strokes thinner than ~half a space) then a
-    blur, so uneven light, soft shadows and pale tints divide out.
+    Each channel is divided by its own local estimate of the paper (a grey closing ``width``
+    px wide, which removes narrower strokes, then a blur), so uneven light, soft shadows and
+    tinted paper divide out. On white or grey paper this is the darkest channel's contrast;
+    on tinted paper (a warm lamp, cream or coloured card) it keeps a pale marker whose
+    darkest channel is the paper's own (pink ink on orange paper darkens green, while blue
+    is the paper's darkest). ``each_channel=False``: the darkest channel against its own
+    paper, as crops were made until data version 5 (``scripts/generate_dataset.py``).
     """
-    darkest = darkest_channel(board_bgr)
-    k = max(3, (cell_px // 2) | 1)
+    if not each_channel:
+        image = darkest_channel(image)
+    k = max(3, width | 1)
     kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (k, k))
-    paper = cv2.morphologyEx(darkest, cv2.MORPH_CLOSE, kernel)
-    paper = cv2.blur(paper, (k, k)).astype(np.float32) + 1.0
-    ratio = darkest.astype(np.float32) / paper
-    darkness = 1.0 - ratio
+    paper = cv2.blur(cv2.morphologyEx(image, cv2.MORPH_CLOSE, kernel), (k, k))
+    ratio = image.astype(np.float32) / (paper.astype(np.float32) + 1.0)
+    if ratio.ndim == 3:
+        ratio = darkest_channel(ratio)
+    return 1.0 - ratio
+
+
+def ink_darkness(board_bgr: np.ndarray, cell_px: int, each_channel: bool = True) -> np.ndarray:
+    """Flat-fielded ink darkness (uint8, 0 = paper, 255 = black ink) of a straightened board:
+    its ``ink_contrast`` against a paper estimate half a space wide, scaled."""
+    darkness = ink_contrast(board_bgr, cell_px // 2, each_channel)
     # Contrast: the board's darkest 1 % (printed frame and lines, ink) maps to about 220.
     peak = max(float(np.percentile(darkness, 99)), 0.15)
     return np.clip(darkness * (220.0 / peak), 0, 255).astype(np.uint8)
+
+
+@dataclass(frozen=True)
+class Darkness:
+    """A straightened board's ink darkness (or its crops) measured both ways that networks
+    were trained on (``ModelMeta.ink_channels``): ``each`` colour channel against its own
+    paper (data version 5 on), and the ``darkest`` channel alone (data version 4 and before,
+    which most shipped networks learnt from)."""
+
+    each: np.ndarray
+    darkest: np.ndarray
+
+    @classmethod
+    def of(cls, board_bgr: np.ndarray, cell_px: int) -> Darkness:
+        """Both measures of a straightened BGR board (``ink_darkness``)."""
+        return cls(ink_darkness(board_bgr, cell_px),
+                   ink_darkness(board_bgr, cell_px, each_channel=False))
+
+    def map(self, fn: Callable[[np.ndarray], np.ndarray]) -> Darkness:
+        """``fn`` applied to both (turned, cut into crops, ...)."""
+        return Darkness(fn(self.each), fn(self.darkest))
+
+    def by(self, ink_channels: str) -> np.ndarray:
+        """The measure a network was trained on: ``"each"`` or ``"darkest"``."""
+        if ink_channels not in INK_CHANNELS:
+            raise ValueError(f"unknown ink_channels {ink_channels!r} (known: "
+                             f"{', '.join(INK_CHANNELS)})")
+        return self.each if ink_channels == "each" else self.darkest
 
 
 def space_crops(darkness: np.ndarray, board: CanonicalBoard, margin_px: int) -> np.ndarray:

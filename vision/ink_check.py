@@ -8,9 +8,10 @@ space,
 - ``ink``: local contrast of the space's own ink against its own paper, away from the printed
   lattice and the corner round-number boxes (a band along each printed line and the corner
   patches of ``vision.round_numbers`` are masked out). It is the mean of the darkest
-  ``top_fraction`` of the remaining pixels after dividing by a local estimate of the paper (a
-  closing about half a space wide, as ``vision.crops.ink_darkness``), unscaled, so a faint
-  pencil stroke counts on a board whose printed frame is black;
+  ``top_fraction`` of the remaining pixels of ``vision.crops.ink_contrast`` (each channel
+  against a local estimate of its paper, a closing about half a space wide, as the crops
+  are made), unscaled, so a faint pencil stroke counts on a board whose printed frame is
+  black;
 - ``covered``: the fraction of the space under a large non-paper blob, against the paper
   estimated over several spaces (a hand, a pen body, a die are much wider than any stroke,
   so they survive a morphological opening that removes strokes).
@@ -25,7 +26,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.crops import darkest_channel
+from vision.crops import darkest_channel, ink_contrast
 from vision.rectify import GRID, CanonicalBoard
 from vision.review import ReviewEntry
 from vision.round_numbers import PATCH_FRACTION
@@ -102,7 +103,7 @@ def measure_ink(flat: np.ndarray, board: CanonicalBoard,
     darkest = darkest_channel(flat)
     grey = darkest.astype(np.float32)
     paper = _paper(darkest, cell // 2)
-    contrast = 1.0 - grey / paper
+    contrast = ink_contrast(flat, cell // 2)
     inside = _spaces(contrast, board)[:, :, _interior_mask(cell, params)]  # (7, 7, n)
     k = max(1, round(params.top_fraction * inside.shape[-1]))
     top = np.partition(inside, inside.shape[-1] - k, axis=-1)[..., -k:]

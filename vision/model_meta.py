@@ -76,6 +76,10 @@ class ModelMeta:
     # Board-relative contrast applied to the 49 crops before the network (vision.crops.InkGain
     # fields); empty: the model was trained without it
     ink_gain: dict = field(default_factory=dict)
+    # How the crops' ink was measured (vision.crops.Darkness): "darkest" channel alone (data
+    # version 4 and before: every model trained before this field) or "each" colour channel
+    # against its own paper (version 5)
+    ink_channels: str = "darkest"
     training_seed: int = 0
     data_version: str = ""
     n_training_samples: int = 0

@@ -93,7 +93,9 @@ class BoardOrienter:
         """P(the view from ``corners`` is the board turned clockwise k times), k = 0..3."""
         if self.net is None:
             return np.full(4, 0.25)
-        view = ink_darkness(warp_board(image, corners, WIDE_BOARD), WIDE_BOARD.cell_px)
+        # the darkest channel, as the network learnt its views (data version 3)
+        view = ink_darkness(warp_board(image, corners, WIDE_BOARD), WIDE_BOARD.cell_px,
+                            each_channel=False)
         return self.net.turn_probs(view)
 
     def numbers_probs(self, darkness: np.ndarray | None, board: CanonicalBoard | None

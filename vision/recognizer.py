@@ -28,6 +28,7 @@ import numpy as np
 
 from vision.acceptance import (
     AcceptanceParams,
+    FoundBoard,
     accept_lattice,
     accept_reading,
     hand_corners,
@@ -44,7 +45,7 @@ from vision.classify import (
     has_faint_ink,
     in_classes,
 )
-from vision.crops import ink_darkness, space_crops
+from vision.crops import Darkness, space_crops
 from vision.decode import DecodeParams, decode
 from vision.errors import PhotoError
 from vision.image_io import LoadedPhoto, load_source
@@ -131,7 +132,7 @@ class StraightBoard:
 
     region: BoardRegion  # the photo cut to the lattice and shrunk, serving every view
     flat: np.ndarray  # canonical BGR board
-    darkness: np.ndarray  # its ink darkness
+    darkness: Darkness  # its ink darkness, both ways networks learnt it
     bend: Unbend | None = None  # the printed lines followed; applied: flat is warped along them
 
 
@@ -142,7 +143,7 @@ class UprightBoard:
     corners: np.ndarray  # (4, 2) image pixels in board order TL, TR, BR, BL
     confidence: float  # 0..1: how surely its top was found
     flat: np.ndarray  # canonical BGR board, upright
-    crops: np.ndarray  # (49, S, S) uint8 ink darkness, row-major
+    crops: Darkness  # (49, S, S) uint8 ink darkness, row-major, both ways
     lattice: np.ndarray  # (8, 8, 2) image pixels of the printed lines' crossings, upright
 
 
@@ -231,8 +232,10 @@ class Recognizer:
             probs = self.classify(upright.crops)
         with clock("decode"):
             decoded = decode(probs, self.classifier.meta.classes, self.params.decode)
-        if not lattice.given:
-            accept_reading(photo, decoded, upright.confidence, self.params.acceptance)
+        doubts = [] if lattice.given else accept_reading(photo, decoded, FoundBoard(
+            lattice.confidence, lattice.corners, upright.confidence,
+            None if straight.bend is None else straight.bend.lines_followed),
+            self.params.acceptance)
         with clock("water"):
             grid, review, seen = sight_water(decoded.grid, probs, self.classifier.meta.classes,
                                              decoded.review, self.params.water)
@@ -248,7 +251,7 @@ class Recognizer:
             board_image=upright.flat, board=self.board, timings=clock.timings(),
             warnings=lattice.warnings + orientation_warnings(upright.confidence,
                                                              self.params.acceptance)
-            + unbend_warnings(straight.bend),
+            + unbend_warnings(straight.bend) + doubts,
             expansions_seen=seen, space_corners=space_quads(upright.lattice / photo.scale),
             bend=straight.bend)
 
@@ -268,7 +271,7 @@ class Recognizer:
         cell_px = self.board.cell_px
         region = board_region(image, corners, cell_px, REGION_MARGIN_SPACES)
         flat = warp_board(region.image, region.corners, self.board)
-        return StraightBoard(region, flat, ink_darkness(flat, cell_px))
+        return StraightBoard(region, flat, Darkness.of(flat, cell_px))
 
     def unbend(self, straight: StraightBoard) -> StraightBoard:
         """Follow the printed lines of the board straightened as found; where they are
@@ -281,16 +284,18 @@ class Recognizer:
         flat = warp_board_mesh(region.image, region.corners, self.board,
                                lambda points: bend.source_points(self.board, points),
                                self.params.unbend.map_step_px)
-        return StraightBoard(region, flat, ink_darkness(flat, self.board.cell_px), bend)
+        return StraightBoard(region, flat, Darkness.of(flat, self.board.cell_px), bend)
 
     def orient(self, straight: StraightBoard) -> UprightBoard:
         """Decide the board's top, turn the straightened board upright, cut its crops."""
         region = straight.region
-        orientation = self.orienter.orient(region.image, region.corners, straight.darkness,
-                                           self.board)
+        # the round-number reader learnt the darkest channel
+        orientation = self.orienter.orient(region.image, region.corners,
+                                           straight.darkness.darkest, self.board)
         turns = orientation.quarter_turns
-        darkness = turn_canonical(straight.darkness, turns)
-        crops = space_crops(darkness, self.board, self.classifier.meta.margin_px)
+        margin = self.classifier.meta.margin_px
+        crops = straight.darkness.map(
+            lambda darkness: space_crops(turn_canonical(darkness, turns), self.board, margin))
         return UprightBoard(corners=region.to_photo(orientation.corners),
                             confidence=orientation.confidence,
                             flat=turn_canonical(straight.flat, turns), crops=crops,
@@ -309,29 +314,33 @@ class Recognizer:
         points = region.to_photo(canonical_to_image(canonical, region.corners, self.board))
         return np.rot90(points, quarter_turns, axes=(0, 1))
 
-    def classify(self, crops: np.ndarray) -> np.ndarray:
+    def classify(self, crops: Darkness) -> np.ndarray:
         """(7, 7, n_classes) probabilities of the 49 crops.
 
         A board with faint ink is read by the faint-ink readers (``readers_for``). The parts
         network reads every board once; a board on which it reads no water is read by the
         base-game reader (when shipped), whose probabilities are given over the same classes
         (water classes zero); a board with water is read by the parts network, turned copies
-        for the spaces it is unsure of.
+        for the spaces it is unsure of. Each network gets its crops cut as its training data
+        was (``ModelMeta.ink_channels``).
         """
         tta = self.params.classify
-        readers = self.readers_for(crops)
-        first = readers.parts.read(crops)
+        readers = self.readers_for(crops.each)
+        parts = crops.by(readers.parts.meta.ink_channels)
+        first = readers.parts.read(parts)
         classes = list(readers.parts.meta.classes)
         if readers.base is not None and not reads_water(first, classes, self.params.water):
-            base = readers.base.read(crops, turns=tta.turns, sure=tta.sure)
+            base = readers.base.read(crops.by(readers.base.meta.ink_channels), turns=tta.turns,
+                                     sure=tta.sure)
             probs = in_classes(base, list(readers.base.meta.classes), classes)
         else:
-            probs = readers.parts.read(crops, turns=tta.turns, sure=tta.sure, first=first)
+            probs = readers.parts.read(parts, turns=tta.turns, sure=tta.sure, first=first)
         return probs.reshape(GRID, GRID, -1)
 
     def readers_for(self, crops: np.ndarray) -> Readers:
-        """The faint-ink readers for a board with faint ink (``vision.classify.has_faint_ink``,
-        when they are shipped), else the standard ones."""
+        """The faint-ink readers for a board with faint ink (``vision.classify.has_faint_ink``
+        on its crops of each colour channel, which keep a pale marker on tinted paper; when
+        the readers are shipped), else the standard ones."""
         if self.faint is not None and has_faint_ink(crops, self.faint.parts,
                                                     self.params.classify):
             return self.faint

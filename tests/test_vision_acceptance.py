@@ -1,0 +1,92 @@
+"""The recogniser's policy on a located board that reads badly (vision.acceptance)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision.acceptance import AcceptanceParams, FoundBoard, accept_reading, sure_board
+from vision.decode import Decoded
+from vision.errors import BoardCut, NoBoardFound
+from vision.image_io import LoadedPhoto
+from vision.recognizer import Recognizer
+from vision.render import PhotoOptions, render_photo, sample_grid
+from vision.render.phone import PhoneConditions
+from vision.review import ReviewEntry
+
+PARAMS = AcceptanceParams()
+SIDE = 1000
+INSIDE = np.array([[250, 250], [750, 250], [750, 750], [250, 750]], np.float32)  # 71 px spaces
+
+
+def _photo() -> LoadedPhoto:
+    """A plain sheet of paper: nothing in it looks like a cut board."""
+    image = np.full((SIDE, SIDE, 3), 235, np.uint8)
+    return LoadedPhoto(image, 1.0, (SIDE, SIDE), name="dim.jpg")
+
+
+def _decoded(doubtful: int) -> Decoded:
+    grid = [["H_H_"] * 7 for _ in range(7)]
+    review = [ReviewEntry(i // 7, i % 7, "H_H_", (("H_H_", 0.5), (".", 0.4)),
+                          "uncertain reading (0.50)") for i in range(doubtful)]
+    return Decoded(grid=grid, review=review)
+
+
+def test_a_board_beyond_doubt_with_many_doubtful_spaces_is_read_with_a_warning():
+    warnings = accept_reading(_photo(), _decoded(30), FoundBoard(1.0, INSIDE, 1.0, 16), PARAMS)
+    assert len(warnings) == 1 and warnings[0].startswith("30 of 49 spaces could not be read")
+
+
+def test_a_few_doubtful_spaces_need_no_warning():
+    found = FoundBoard(0.5, INSIDE, 0.7, 16)
+    assert accept_reading(_photo(), _decoded(PARAMS.max_review_spaces), found, PARAMS) == []
+
+
+@pytest.mark.parametrize("fit, orientation, corners", [
+    (0.6, 1.0, INSIDE),  # located with doubt
+    (1.0, 0.7, INSIDE),  # its top unsure
+    (1.0, 1.0, INSIDE + [0, 200]),  # the lattice half a space from the photo's bottom edge
+])
+def test_a_doubtful_board_with_many_doubtful_spaces_is_refused(fit, orientation, corners):
+    with pytest.raises(NoBoardFound, match="30 of 49 spaces could not be read"):
+        accept_reading(_photo(), _decoded(30), FoundBoard(fit, corners, orientation, 16),
+                       PARAMS)
+
+
+def test_a_sure_board_lies_a_space_inside_a_photo_big_enough_to_read():
+    space = 500 / 7
+    assert sure_board(FoundBoard(1.0, INSIDE, 1.0), _photo(), PARAMS)
+    near = INSIDE + [0, 250 - 1 - 0.9 * space]  # under a space from the bottom edge
+    assert not sure_board(FoundBoard(1.0, near, 1.0), _photo(), PARAMS)
+    # a 400-pixel photo shrunk by nothing: too small to read, whatever was found in it
+    small = LoadedPhoto(np.full((400, 400, 3), 235, np.uint8), 1.0, (400, 400), name="s.jpg")
+    assert not sure_board(FoundBoard(1.0, INSIDE * 0.4, 1.0), small, PARAMS)
+
+
+def test_a_doubtful_grid_with_no_printed_line_is_no_board():
+    """Noise a lattice seemed to fit: none of its lines could be followed (vision.unbend)."""
+    with pytest.raises(NoBoardFound, match="none of its lines is a printed board line"):
+        accept_reading(_photo(), _decoded(5), FoundBoard(0.6, INSIDE, 0.7, 0), PARAMS)
+    # a board beyond doubt is still read (its lines hidden under ink and hands, say)
+    assert accept_reading(_photo(), _decoded(5), FoundBoard(1.0, INSIDE, 1.0, 0), PARAMS) == []
+
+
+def test_a_dim_pale_marker_board_is_read_with_its_doubts_and_refused_when_cut():
+    """A whole board in pale marker, in a dim room with the phone's denoising: most of its
+    spaces are doubtful, but it is found and oriented beyond doubt, so it is read with a
+    warning rather than refused; cut by the photo's edge, the same board is refused."""
+    grid = sample_grid(np.random.default_rng(64))
+    plain = {"sheet": (("flat", 1.0),), "light": (("dim", 1.0),), "shaky": 0.0, "legs": 0.0,
+             "sloppy": 0.0, "low_res": 0.0, "small_board": 0.0, "denoise_dim": 1.0,
+             "denoise_other": 0.0, "reflection": 0.0, "hand": 0.0, "pen": 0.0, "die": 0.0,
+             "ink": (("pale_marker", 1.0),)}
+    photo = render_photo(grid, seed=64, megapixels=3,
+                         options=PhotoOptions(conditions=PhoneConditions(name="t", **plain)))
+    recognizer = Recognizer.load()
+    reading = recognizer.read(photo.image)
+    assert len(reading.review) > PARAMS.max_review_spaces
+    assert any("spaces could not be read surely" in w for w in reading.warnings)
+    right = photo.corners[:, 0].max()
+    cut = photo.image[:, :int(right - 0.35 * np.ptp(photo.corners[:, 0]))]
+    with pytest.raises(BoardCut, match="the part beyond the photo's right edge"):
+        recognizer.read(cut)
