@@ -16,8 +16,7 @@ This is the recipe that produced ``models/cell_classifier.*`` (the parts network
 4. Data version 4 (about 12 minutes): 4,000 base-game boards (the seeds of step 1's first
    boards) and 6,000 Deep Blue boards (45 % River, 45 % Lake, 10 % both).
 5. The cell classifier with the parts head (side kinds and joins, vision/space_parts.py),
-   features from step 3, 5 epochs (about 45 minutes), in ``data/stage2``: shipped as
-   ``cell_classifier.*``. (The base-game reader, ``base_classifier.*``, is step 3's model as
+   features from step 3, 5 epochs (about 45 minutes), in ``data/stage2`` (tuned in step 8). (The base-game reader, ``base_classifier.*``, is step 3's model as
    shipped then; its ONNX file is in git beside it.)
 6. The faint-ink readers: phone-condition boards (issue 14: bent paper, pencil, pale and
    dry-erase ink, dim rooms, hands; about 12 minutes for 6,000 photos), then both readers
@@ -29,11 +28,14 @@ This is the recipe that produced ``models/cell_classifier.*`` (the parts network
    each colour channel against its own paper, vision.crops.ink_contrast), and step 6's
    base-game reader tuned on them with everything before, 2 epochs (about 13 minutes alone),
    in ``data/faint_v5``: shipped as ``faint_base_classifier.*``.
-8. The round-number reader (6 epochs on the step-1 boards, 10 minutes).
+8. Base-game and Deep Blue boards of data version 5 (1,600 and 4,000 photos, about 12
+   minutes), and step 5's parts network tuned on them with data version 4, 2 epochs (about
+   20 minutes alone), in ``data/stage3``: shipped as ``cell_classifier.*``.
+9. The round-number reader (6 epochs on the step-1 boards, 10 minutes).
 
 Steps 1-6 cut their crops from the darkest channel (data version 4, ``--darkest-channel``),
-as they were made for the shipped models; step 7's are version 5, as the reader cuts them
-now (the same on white or grey paper).
+as they were made for the shipped models; steps 7 and 8 cut version 5, as the reader cuts
+crops now for the networks trained on it (the same on white or grey paper).
 
 Everything follows from the seeds below, so a rerun gives the same data bit for bit and, on
 the same torch build and thread count, the same models. Steps already done are skipped (data
@@ -103,6 +105,12 @@ BASE_GAIN_TRAINING = ["--epochs", "2", "--width", "16", "--orienter-epochs", "0"
 PHONE_V5_DATASETS = [("v7_phone", 1_080_000, 4_000, 5.0, None, "phone")]
 BASE_V5_TUNING = ["--epochs", "2", "--width", "16", "--orienter-epochs", "0", "--threads", "2",
                   "--seed", "20261204", "--lr", "1e-3", "--base-game"]
+# Base-game and Deep Blue boards of data version 5, and the parts network tuned on them and
+# data version 4 from step 5's
+PARTS_V5_DATASETS = [("v7_base", 1_095_000, 1_600, 5.0, None, None),
+                     ("v7_water", 1_090_000, 4_000, 5.0, "mix", None)]
+PARTS_V5_TUNING = ["--epochs", "2", "--width", "16", "--orienter-epochs", "0", "--threads", "2",
+                   "--seed", "20261205", "--lr", "1e-3", "--no-ink-gain"]
 # Boards the round-number reader is measured on (never trained on): (folder, seed, photos,
 # smallest and largest photo in megapixels).
 HELDOUT = ("heldout_orient", 8_200_000, 400, 1.0, 12.0)
@@ -180,10 +188,16 @@ def main(argv: list[str] | None = None) -> int:
     tuned = args.data / "faint_v5"
     train_classifier.main(["--data", *parts_v4, *phone, *phone_v5, "--out", str(tuned),
                            *BASE_V5_TUNING, "--init", str(faint / "base_classifier.pt")])
+    parts_v5, parts_v5_commands = make_data(args.data, PARTS_V5_DATASETS, args.workers,
+                                            each_channel=True)
+    print(f"data version 5 ready after {time.time() - start:.0f}s", flush=True)
+    stage3 = args.data / "stage3"
+    train_classifier.main(["--data", *parts_v4, *parts_v5, "--out", str(stage3),
+                           *PARTS_V5_TUNING, "--init", str(stage2 / "cell_classifier.pt")])
     stage2_recipe = ModelMeta.load(stage2 / META_FILE).recipe
     # (trained as, shipped as, the recipe before its own run)
     installs = [
-        (stage2 / MODEL_FILE, META_FILE, MODEL_FILE, []),
+        (stage3 / MODEL_FILE, META_FILE, MODEL_FILE, [stage2_recipe, *parts_v5_commands]),
         (faint / MODEL_FILE, META_FILE, FAINT_MODEL_FILE, [stage2_recipe]),
         (tuned / BASE_MODEL_FILE, BASE_META_FILE, FAINT_BASE_MODEL_FILE,
          [ModelMeta.load(faint / BASE_META_FILE).recipe, *phone_v5_commands]),
@@ -196,7 +210,7 @@ def main(argv: list[str] | None = None) -> int:
             *(phone_commands if onnx.parent in (faint, tuned) else []), *before, meta.recipe])
         shutil.copyfile(onnx, args.out / shipped)
         meta.save(args.out / shipped.replace(".onnx", ".json"))
-    shutil.copyfile(stage2 / "cell_classifier.pt", args.out / "cell_classifier.pt")
+    shutil.copyfile(stage3 / "cell_classifier.pt", args.out / "cell_classifier.pt")
     train_round_numbers.main(["--data", *parts, "--heldout", *heldout, "--out", str(args.out),
                               *NUMBERS_TRAINING])
     numbers_meta = args.out / NUMBERS_META
