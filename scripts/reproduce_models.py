@@ -16,8 +16,9 @@ This is the recipe that produced ``models/cell_classifier.*`` (the parts network
 4. Data version 4 (about 12 minutes): 4,000 base-game boards (the seeds of step 1's first
    boards) and 6,000 Deep Blue boards (45 % River, 45 % Lake, 10 % both).
 5. The cell classifier with the parts head (side kinds and joins, vision/space_parts.py),
-   features from step 3, 5 epochs (about 45 minutes), in ``data/stage2`` (tuned in step 8). (The base-game reader, ``base_classifier.*``, is step 3's model as
-   shipped then; its ONNX file is in git beside it.)
+   features from step 3, 5 epochs (about 45 minutes), in ``data/stage2`` (tuned in step
+   8). (The base-game reader, ``base_classifier.*``, is step 3's model as shipped then; its
+   ONNX file is in git beside it.)
 6. The faint-ink readers: phone-condition boards (issue 14: bent paper, pencil, pale and
    dry-erase ink, dim rooms, hands; about 12 minutes for 6,000 photos), then both readers
    with the board-relative ink gain (vision.crops.InkGain), 2 epochs each, in
@@ -70,10 +71,10 @@ from vision.model_meta import (
 )
 from vision.round_numbers import NUMBERS_META
 
-# (folder, first photo seed, photos, largest photo in megapixels)
+# (folder, first photo seed, photos, largest photo in megapixels, --expansion, --conditions)
 DATASETS = [
-    ("v3_a", 1_002_400, 400, 2.5),
-    ("v3_b", 1_003_000, 5_200, 5.0),
+    ("v3_a", 1_002_400, 400, 2.5, None, None),
+    ("v3_b", 1_003_000, 5_200, 5.0, None, None),
 ]
 ORIENTER_TRAINING = ["--epochs", "0", "--orienter-epochs", "10", "--threads", "2",
                      "--seed", "20261129"]
@@ -146,15 +147,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     start = time.time()
-    parts: list[str] = []
-    commands: list[str] = []
-    for folder, seed, n, mp_max in DATASETS:
-        out = args.data / folder
-        data_args = ["--n", str(n), "--seed", str(seed), "--out", str(out),
-                     "--part-size", "200", "--mp-max", str(mp_max), "--darkest-channel"]
-        generate_dataset.main([*data_args, "--workers", str(args.workers)])
-        commands.append("scripts/generate_dataset.py " + " ".join(data_args))
-        parts += sorted(str(p) for p in out.glob("part*.npz"))
+    parts, commands = make_data(args.data, DATASETS, args.workers)
     folder, seed, n, mp_min, mp_max = HELDOUT
     heldout_dir = args.data / folder
     heldout_args = ["--n", str(n), "--seed", str(seed), "--out", str(heldout_dir),

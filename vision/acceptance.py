@@ -15,7 +15,7 @@ from vision.errors import BadCorners, BoardCut, NoBoardFound, PhotoError, Unread
 from vision.image_io import LoadedPhoto
 from vision.locate import LatticeFit
 from vision.partial import cut_edges, describe_cut
-from vision.rectify import GRID, order_corners
+from vision.rectify import GRID, order_corners, space_side
 from vision.unbend import Unbend
 
 
@@ -100,8 +100,7 @@ def accept_reading(photo: LoadedPhoto, decoded: Decoded, found: FoundBoard,
     blank = all(token == "." for row in decoded.grid for token in row)
     unoriented = found.orientation_confidence < params.unoriented_below
     lineless = found.lines_followed is not None and found.lines_followed < params.min_lines_seen
-    if lineless and min(found.fit_confidence,
-                        found.orientation_confidence) < params.sure_board_confidence:
+    if lineless and not found_surely(found, params):
         raise _not_found(photo, "found a grid-like pattern, but none of its lines is a "
                                 "printed board line", params)
     if unoriented and (blank or doubtful > params.max_review_unoriented):
@@ -116,16 +115,20 @@ def accept_reading(photo: LoadedPhoto, decoded: Decoded, found: FoundBoard,
              "things on the sheet?); check them, or retake the photo in better light")]
 
 
+def found_surely(found: FoundBoard, params: AcceptanceParams) -> bool:
+    """Whether the lattice was located and its top found at least ``sure_board_confidence``
+    surely."""
+    return min(found.fit_confidence, found.orientation_confidence) >= params.sure_board_confidence
+
+
 def sure_board(found: FoundBoard, photo: LoadedPhoto, params: AcceptanceParams) -> bool:
     """Whether a located lattice is a whole board beyond doubt: found and oriented surely,
     well inside a photo not too small to read (``min_useful_side``)."""
-    if min(found.fit_confidence, found.orientation_confidence) < params.sure_board_confidence:
-        return False
-    if max(photo.original_size) < params.min_useful_side:
+    if not found_surely(found, params) or max(photo.original_size) < params.min_useful_side:
         return False
     corners = found.corners
     h, w = photo.image.shape[:2]
-    space = float(np.linalg.norm(corners - np.roll(corners, 1, axis=0), axis=1).mean()) / GRID
+    space = space_side(corners)
     x, y = corners[:, 0], corners[:, 1]
     inside = min(x.min(), y.min(), w - 1 - x.max(), h - 1 - y.max())
     return inside >= params.sure_board_inside_spaces * space

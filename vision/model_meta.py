@@ -32,6 +32,7 @@ FAINT_META_FILE = "faint_cell_classifier.json"
 FAINT_BASE_MODEL_FILE = "faint_base_classifier.onnx"
 FAINT_BASE_META_FILE = "faint_base_classifier.json"
 
+
 def rotate_token(token: str, quarter_turns: int = 1) -> str:
     """The token of a space turned clockwise by ``quarter_turns`` x 90 degrees (the
     scoring package's notation: West goes to North)."""

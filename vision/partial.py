@@ -25,7 +25,7 @@ import numpy as np
 from vision.locate.candidates import dark_lines, threshold_block, working_image
 from vision.locate.extent import PHOTO_EDGES
 from vision.locate.search import LatticeFit
-from vision.rectify import GRID
+from vision.rectify import space_side
 
 _MIN_EXTENT = 0.2  # a lattice piece spans at least this fraction of the photo one way
 _MIN_LINES = 3  # evenly spaced lines needed each way (two rows/columns of spaces)
@@ -202,7 +202,7 @@ def _edges_passed(corners: np.ndarray, shape: tuple[int, int]) -> list[str]:
     """Photo edges that the lattice ``corners`` reach past by more than a third of a space
     (a whole board's lattice lies inside its paper, inside the photo)."""
     h, w = shape
-    space = float(np.linalg.norm(corners - np.roll(corners, 1, axis=0), axis=1).mean()) / GRID
+    space = space_side(corners)
     slack = space / 3
     x, y = corners[:, 0], corners[:, 1]
     passed = {"top": y.min() < -slack, "right": x.max() > w - 1 + slack,

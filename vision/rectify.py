@@ -47,6 +47,12 @@ def order_corners(points: np.ndarray) -> np.ndarray:
     return np.roll(pts, -start, axis=0)
 
 
+def space_side(corners: np.ndarray) -> float:
+    """The mean side of a lattice's spaces, in the pixels of its 4 ``corners`` (in order)."""
+    corners = np.asarray(corners, dtype=np.float64)
+    return float(np.linalg.norm(corners - np.roll(corners, 1, axis=0), axis=1).mean()) / GRID
+
+
 def photo_to_canonical(corners: np.ndarray, board: CanonicalBoard) -> np.ndarray:
     """3 x 3 homography taking photo pixels to canonical pixels."""
     src = np.asarray(corners, dtype=np.float32).reshape(4, 2)
