@@ -15,7 +15,8 @@ overall, per object on the sheet and, with ``--conditions``, per condition.
 ``--only hand`` (or pen, die) keeps only the photos among those ``--n`` seeds that the
 profile puts that object on (decided from the seed, without rendering the others).
 ``--no-lines`` locates without the frame's visible sides (vision.locate.lines), for
-before/after. ``--cache DIR`` keeps the rendered JPEGs and truths there, so a before/after comparison
+before/after; ``--set fit.ranked=2`` (repeatable) changes one of the locator's tunables
+(vision.locate.params: section and field) for a run. ``--cache DIR`` keeps the rendered JPEGs and truths there, so a before/after comparison
 renders each photo once.
 """
 
@@ -28,6 +29,7 @@ import os
 import sys
 import tempfile
 import time
+from dataclasses import replace
 from multiprocessing import Pool
 from pathlib import Path
 
@@ -163,6 +165,27 @@ def summarise(rows: list[dict], by_condition: bool) -> dict:
     return summary
 
 
+def with_settings(params: LocateParams, settings: list[str]) -> LocateParams:
+    """``params`` with each ``section.field=value`` of ``settings`` set (the value parsed as
+    the field's current type; a tuple as comma-separated numbers)."""
+    for setting in settings:
+        name, _, text = setting.partition("=")
+        section, _, field = name.partition(".")
+        part = getattr(params, section, None)
+        if part is None or not hasattr(part, field) or not text:
+            raise SystemExit(f"--set {setting}: expected section.field=value, a field of "
+                             "vision.locate.params.LocateParams")
+        current = getattr(part, field)
+        if isinstance(current, bool):
+            value = text.lower() in ("1", "true", "yes")
+        elif isinstance(current, tuple):
+            value = tuple(type(current[0])(v) for v in text.split(","))
+        else:
+            value = type(current)(text)
+        params = replace(params, **{section: replace(part, **{field: value})})
+    return params
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--n", type=int, default=120)
@@ -172,6 +195,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="only the photos with this object on the sheet (needs --conditions)")
     parser.add_argument("--no-lines", action="store_true",
                         help="locate without the frame's visible sides (vision.locate.lines)")
+    parser.add_argument("--set", action="append", default=[], metavar="SECTION.FIELD=VALUE",
+                        help="change a locator tunable for this run (e.g. fit.ranked=2)")
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--cache", type=Path, default=None,
                         help="keep rendered photos and truths here (reused when present)")
@@ -187,7 +212,8 @@ def main(argv: list[str] | None = None) -> int:
         args.cache.mkdir(parents=True, exist_ok=True)
     cv2.setNumThreads(1)
     with tempfile.TemporaryDirectory() as tmp:
-        params = LocateParams(lines=LineParams(enabled=not args.no_lines))
+        params = with_settings(LocateParams(lines=LineParams(enabled=not args.no_lines)),
+                               args.set)
         jobs = [(seed, args.conditions, args.cache, tmp, params) for seed in seeds]
         if args.workers > 1:
             with Pool(args.workers) as pool:

@@ -9,6 +9,7 @@ never exact), and stored as flat-fielded ink darkness exactly as inference compu
 
 - ``boards``: (N, S, S) uint8, the lattice at ``cell_px`` per space with ``pad_px`` around;
 - ``wide``: (N, W, W) uint8, a small view with 2.5 spaces of margin (for the orienter);
+- ``blue``: (N, S, S) uint8, the board's ink blueness (vision.crops.ink_blueness; data version 6);
 - ``labels``: (N, 7, 7) class indices (vision.space_parts.CLASSES, matched by side kinds and
   joins; -1 for tokens outside them and for spaces a hand, pen or die hides).
 
@@ -35,7 +36,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from vision.crops import ink_darkness
+from vision.crops import ink_blueness, ink_darkness
 from vision.orient import WIDE_BOARD
 from vision.rectify import CanonicalBoard, warp_board
 from vision.render import RENDERER_VERSION, PhotoOptions, render_photo, sample_grid
@@ -43,11 +44,13 @@ from vision.render.phone import PROFILES
 from vision.render.water_games import CHOICES, pick_expansions, water_board
 from vision.space_parts import CLASSES, class_index, class_of
 
+# v6: as v5, plus each board's ink blueness (vision.crops.ink_blueness, "blue"), the second
+# input channel of networks with ink_channels "each+blue";
 # v5: crops of vision.crops.ink_darkness taking each colour channel against its own paper
 # (the same as v4 on white or grey paper); v4 (--darkest-channel): labels over the 190
 # classes of vision.space_parts (base, odd and water drawings), hidden spaces -1, crops of
 # the darkest channel (v3: 83 base classes; v2: 51; v1: 32 px per space)
-DATA_VERSION = "v5"
+DATA_VERSION = "v6"
 DARKEST_CHANNEL_VERSION = "v4"
 BOARD = CanonicalBoard(cell_px=48, pad_px=24)
 CORNER_JITTER = 0.04  # sigma of the simulated locator error, in spaces
@@ -57,9 +60,9 @@ _INDEX = class_index(CLASSES)
 
 def make_sample(seed: int, mp_range: tuple[float, float], expansion: str | None = None,
                 conditions: str | None = None, each_channel: bool = True
-                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """One rendered photo -> (board darkness, wide darkness, 7x7 labels); ``each_channel``
-    as ``vision.crops.ink_darkness``."""
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """One rendered photo -> (board darkness, wide darkness, 7x7 labels, board blueness);
+    ``each_channel`` as ``vision.crops.ink_darkness``."""
     rng = np.random.default_rng([seed, 77])
     if expansion is None:
         grid, played = sample_grid(rng), ()
@@ -78,7 +81,8 @@ def make_sample(seed: int, mp_range: tuple[float, float], expansion: str | None 
         if hidden >= HIDDEN:
             labels[r, c] = -1
     return (ink_darkness(flat, BOARD.cell_px, each_channel),
-            ink_darkness(wide, WIDE_BOARD.cell_px, each_channel), labels)
+            ink_darkness(wide, WIDE_BOARD.cell_px, each_channel), labels,
+            ink_blueness(flat, BOARD.cell_px))
 
 
 def _worker(args: tuple):
@@ -122,8 +126,10 @@ def main(argv: list[str] | None = None) -> int:
             seeds = range(args.seed + first, args.seed + min(first + args.part_size, args.n))
             results = mapper(_worker, [(s, (args.mp_min, args.mp_max), args.expansion,
                                         args.conditions, each_channel) for s in seeds])
-            boards, wide, labels = (np.stack(x) for x in zip(*results))
-            np.savez(path, boards=boards, wide=wide, labels=labels, cell_px=BOARD.cell_px,
+            boards, wide, labels, blue = (np.stack(x) for x in zip(*results))
+            extra = {"blue": blue} if each_channel else {}  # version 4 had no blueness
+            np.savez(path, boards=boards, wide=wide, labels=labels, **extra,
+                     cell_px=BOARD.cell_px,
                      pad_px=BOARD.pad_px, data_version=version,
                      renderer_version=RENDERER_VERSION,
                      seeds=np.array(list(seeds)), expansion=args.expansion or "",

@@ -31,12 +31,17 @@ This is the recipe that produced ``models/cell_classifier.*`` (the parts network
    in ``data/faint_v5``: shipped as ``faint_base_classifier.*``.
 8. Base-game and Deep Blue boards of data version 5 (1,600 and 4,000 photos, about 12
    minutes), and step 5's parts network tuned on them with data version 4, 2 epochs (about
-   20 minutes alone), in ``data/stage3``: shipped as ``cell_classifier.*``.
-9. The round-number reader (6 epochs on the step-1 boards, 10 minutes).
+   20 minutes alone), in ``data/stage3``.
+9. Data version 6 (the ink's blueness beside its darkness, vision.crops.ink_blueness): step
+   8's Deep Blue boards again, 2,000 new base-game boards and 5,000 new Deep Blue ones (about
+   13 minutes), and step 8's parts network widened to a second input channel (its weights
+   there start at zero) and tuned on them, 2 epochs (about 20 minutes alone), in
+   ``data/stage4``: shipped as ``cell_classifier.*``.
+10. The round-number reader (6 epochs on the step-1 boards, 10 minutes).
 
 Steps 1-6 cut their crops from the darkest channel (data version 4, ``--darkest-channel``),
-as they were made for the shipped models; steps 7 and 8 cut version 5, as the reader cuts
-crops now for the networks trained on it (the same on white or grey paper).
+as they were made for the shipped models; steps 7-9 cut version 5 or 6, as the reader cuts
+crops now for the networks trained on them (the same on white or grey paper).
 
 Everything follows from the seeds below, so a rerun gives the same data bit for bit and, on
 the same torch build and thread count, the same models. Steps already done are skipped (data
@@ -112,6 +117,13 @@ PARTS_V5_DATASETS = [("v7_base", 1_095_000, 1_600, 5.0, None, None),
                      ("v7_water", 1_090_000, 4_000, 5.0, "mix", None)]
 PARTS_V5_TUNING = ["--epochs", "2", "--width", "16", "--orienter-epochs", "0", "--threads", "2",
                    "--seed", "20261205", "--lr", "1e-3", "--no-ink-gain"]
+# Data version 6 (darkness and blueness), and the parts network tuned on it from step 8's,
+# with the blueness as a second input channel
+PARTS_V6_DATASETS = [("v8_water", 1_090_000, 4_000, 5.0, "mix", None),
+                     ("v8_base", 1_110_000, 2_000, 5.0, None, None),
+                     ("v8_water2", 1_120_000, 5_000, 5.0, "mix", None)]
+PARTS_V6_TUNING = ["--epochs", "2", "--width", "16", "--orienter-epochs", "0", "--threads", "2",
+                   "--seed", "20261206", "--lr", "1e-3", "--no-ink-gain", "--blue"]
 # Boards the round-number reader is measured on (never trained on): (folder, seed, photos,
 # smallest and largest photo in megapixels).
 HELDOUT = ("heldout_orient", 8_200_000, 400, 1.0, 12.0)
@@ -187,10 +199,18 @@ def main(argv: list[str] | None = None) -> int:
     stage3 = args.data / "stage3"
     train_classifier.main(["--data", *parts_v4, *parts_v5, "--out", str(stage3),
                            *PARTS_V5_TUNING, "--init", str(stage2 / "cell_classifier.pt")])
+    parts_v6, parts_v6_commands = make_data(args.data, PARTS_V6_DATASETS, args.workers,
+                                            each_channel=True)
+    print(f"data version 6 ready after {time.time() - start:.0f}s", flush=True)
+    stage4 = args.data / "stage4"
+    train_classifier.main(["--data", *parts_v6, "--out", str(stage4), *PARTS_V6_TUNING,
+                           "--init", str(stage3 / "cell_classifier.pt")])
     stage2_recipe = ModelMeta.load(stage2 / META_FILE).recipe
+    stage3_recipe = ModelMeta.load(stage3 / META_FILE).recipe
     # (trained as, shipped as, the recipe before its own run)
     installs = [
-        (stage3 / MODEL_FILE, META_FILE, MODEL_FILE, [stage2_recipe, *parts_v5_commands]),
+        (stage4 / MODEL_FILE, META_FILE, MODEL_FILE,
+         [stage2_recipe, *parts_v5_commands, stage3_recipe, *parts_v6_commands]),
         (faint / MODEL_FILE, META_FILE, FAINT_MODEL_FILE, [stage2_recipe]),
         (tuned / BASE_MODEL_FILE, BASE_META_FILE, FAINT_BASE_MODEL_FILE,
          [ModelMeta.load(faint / BASE_META_FILE).recipe, *phone_v5_commands]),
@@ -203,7 +223,7 @@ def main(argv: list[str] | None = None) -> int:
             *(phone_commands if onnx.parent in (faint, tuned) else []), *before, meta.recipe])
         shutil.copyfile(onnx, args.out / shipped)
         meta.save(args.out / shipped.replace(".onnx", ".json"))
-    shutil.copyfile(stage3 / "cell_classifier.pt", args.out / "cell_classifier.pt")
+    shutil.copyfile(stage4 / "cell_classifier.pt", args.out / "cell_classifier.pt")
     train_round_numbers.main(["--data", *parts, "--heldout", *heldout, "--out", str(args.out),
                               *NUMBERS_TRAINING])
     numbers_meta = args.out / NUMBERS_META

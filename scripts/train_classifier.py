@@ -76,15 +76,16 @@ def token_matrix(classes: tuple[str, ...] | list[str]) -> torch.Tensor:
     return m
 
 
-def cell_features(w: int) -> nn.Sequential:
-    """The convolutional stages both readers share: 72 px crop -> (4 w, 3, 3) map."""
+def cell_features(w: int, channels: int = 1) -> nn.Sequential:
+    """The convolutional stages both readers share: 72 px crop of ``channels`` (ink
+    darkness; with blueness, 2) -> (4 w, 3, 3) map."""
 
     def block(cin: int, cout: int, kernel: int = 3, stride: int = 1) -> list[nn.Module]:
         return [nn.Conv2d(cin, cout, kernel, stride=stride, padding=kernel // 2, bias=False),
                 nn.BatchNorm2d(cout), nn.ReLU(inplace=True)]
 
     return nn.Sequential(
-        *block(1, w, kernel=5, stride=2),                        # 72 -> 36
+        *block(channels, w, kernel=5, stride=2),                 # 72 -> 36
         *block(w, 2 * w), nn.MaxPool2d(2),                       # -> 18
         *block(2 * w, 2 * w), *block(2 * w, 4 * w), nn.MaxPool2d(2),  # -> 9
         *block(4 * w, 4 * w), nn.MaxPool2d(3),                   # -> 3
@@ -104,13 +105,15 @@ class CellNet(nn.Module):
     (N, 6) logits that a pair of sides belongs to one piece, and ``logits`` (N, V): each
     class's summed log-probability of its parts (a fixed matrix, ``token_matrix``), which the
     reader softmaxes over the classes. Another expansion's marks become another head on the
-    same features.
+    same features. ``channels``: 1 (ink darkness) or 2 (darkness and blueness, the input of
+    ``ink_channels`` "each+blue").
     """
 
-    def __init__(self, classes: tuple[str, ...] | list[str] = CLASSES, width: int = 24) -> None:
+    def __init__(self, classes: tuple[str, ...] | list[str] = CLASSES, width: int = 24,
+                 channels: int = 1) -> None:
         super().__init__()
         w = width
-        self.features = cell_features(w)
+        self.features = cell_features(w, channels)
         self.n_kinds, self.n_pairs = len(SIDE_KINDS), len(JOIN_PAIRS)
         self.head = nn.Sequential(nn.Flatten(), nn.Dropout(0.2),
                                   nn.Linear(4 * w * 9, 4 * self.n_kinds + self.n_pairs))
@@ -217,13 +220,18 @@ def train_orienter(wide: np.ndarray, out: Path, seed: int, epochs: int,
     (out / "board_orienter.json").write_text(json.dumps(meta, indent=1) + "\n")
 
 
-def load_boards(paths: list[Path]) -> tuple[np.ndarray, np.ndarray, dict]:
-    """Concatenate datasets: boards (N, S, S) uint8, labels (N, 7, 7) int, and their info
-    (cell_px, pad_px, data_version, and the wide views for the orienter)."""
+def load_boards(paths: list[Path], blue: bool = False) -> tuple[np.ndarray, np.ndarray, dict]:
+    """Concatenate datasets: boards (N, S, S) uint8 (with ``blue``: (N, 2, S, S), the ink
+    darkness and blueness of data version 6), labels (N, 7, 7) int, and their info (cell_px,
+    pad_px, data_version, ink_channels, and the wide views for the orienter)."""
     boards, labels, wide, seeds, versions, info = [], [], [], [], [], {}
     for path in paths:
         with np.load(path, allow_pickle=False) as data:
-            boards.append(data["boards"])
+            if blue and "blue" not in data:
+                raise SystemExit(f"{path}: no ink blueness (data version "
+                                 f"{data['data_version'].item()}; --blue needs version 6)")
+            boards.append(np.stack([data["boards"], data["blue"]], axis=1) if blue
+                          else data["boards"])
             labels.append(data["labels"])
             wide.append(data["wide"])
             seeds.append(data["seeds"])
@@ -236,7 +244,8 @@ def load_boards(paths: list[Path]) -> tuple[np.ndarray, np.ndarray, dict]:
                             f"{describe_seeds(np.concatenate(seeds))}")
     # the crops' ink as the newest data measured it (ModelMeta.ink_channels): each colour
     # channel against its own paper from version 5 on
-    info["ink_channels"] = "each" if any(int(v[1:]) >= 5 for v in versions) else "darkest"
+    info["ink_channels"] = ("each+blue" if blue else
+                            "each" if any(int(v[1:]) >= 5 for v in versions) else "darkest")
     return np.concatenate(boards), np.concatenate(labels), info
 
 
@@ -252,15 +261,22 @@ def describe_seeds(seeds: np.ndarray) -> str:
 
 def cut_crops(boards: np.ndarray, labels: np.ndarray, cell_px: int, pad_px: int,
               margin_px: int, gain: InkGain | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """All crops with JITTER_PX extra border: (N*49, S+2J, S+2J) uint8 and (N*49,) labels;
-    with ``gain``, each board's crops get its ink gain as the reader gives it."""
+    """All crops with JITTER_PX extra border: (N*49, S+2J, S+2J) uint8 (boards with a
+    channel axis: (N*49, C, S+2J, S+2J)) and (N*49,) labels; with ``gain``, each board's
+    crops (their darkness) get its ink gain as the reader gives it."""
     board = CanonicalBoard(cell_px=cell_px, pad_px=pad_px)
+    margin = margin_px + JITTER_PX
 
     def board_crops(darkness: np.ndarray) -> np.ndarray:
-        crops = space_crops(darkness, board, margin_px + JITTER_PX)
+        if darkness.ndim == 3:  # darkness, blueness: each cut alike, the gain on the first
+            crops = np.stack([space_crops(channel, board, margin) for channel in darkness], 1)
+            if gain is not None:
+                crops[:, 0] = with_gain(crops[:, 0], ink_gain(crops[:, 0], cell_px, margin, gain))
+            return crops
+        crops = space_crops(darkness, board, margin)
         if gain is None:
             return crops
-        return with_gain(crops, ink_gain(crops, cell_px, margin_px + JITTER_PX, gain))
+        return with_gain(crops, ink_gain(crops, cell_px, margin, gain))
 
     crops = np.concatenate([board_crops(b) for b in boards])
     flat = labels.reshape(-1).astype(np.int64)
@@ -270,7 +286,7 @@ def cut_crops(boards: np.ndarray, labels: np.ndarray, cell_px: int, pad_px: int,
 
 class Augmenter:
     """Random offset re-crop, dihedral turn/mirror with label mapping, contrast jitter
-    (``GAIN``), a little noise."""
+    (``GAIN``), a little noise; crops (N, S, S) or, with channels, (N, C, S, S)."""
 
     def __init__(self, size: int, seed: int) -> None:
         self.size = size
@@ -281,30 +297,46 @@ class Augmenter:
     def __call__(self, crops: np.ndarray, labels: np.ndarray) -> tuple[torch.Tensor, torch.Tensor]:
         n, s = len(crops), self.size
         dx, dy = self.rng.integers(0, 2 * JITTER_PX + 1, size=(2, n))
-        out = np.empty((n, s, s), dtype=np.float32)
+        out = np.empty((n, *crops.shape[1:-2], s, s), dtype=np.float32)
         labels = labels.copy()
         turns = self.rng.integers(0, 4, size=n)
         flips = self.rng.random(n) < 0.5
         for i in range(n):
-            img = crops[i, dy[i]:dy[i] + s, dx[i]:dx[i] + s]
+            img = crops[i, ..., dy[i]:dy[i] + s, dx[i]:dx[i] + s]
             if flips[i]:
-                img = img[:, ::-1]
+                img = img[..., ::-1]
                 labels[i] = self.mirror[labels[i]]
-            img = np.rot90(img, k=-int(turns[i]))  # clockwise
+            img = np.rot90(img, k=-int(turns[i]), axes=(-2, -1))  # clockwise
             labels[i] = self.rot[turns[i]][labels[i]]
             out[i] = img
-        gain = self.rng.uniform(GAIN[0], GAIN[1], size=(n, 1, 1)).astype(np.float32)
-        out = out * gain / 255.0
+        gain = self.rng.uniform(GAIN[0], GAIN[1], size=(n,) + (1,) * (out.ndim - 1))
+        out = out * gain.astype(np.float32) / 255.0
         out += self.rng.normal(0, 0.02, size=out.shape).astype(np.float32)
         out = (np.clip(out, 0, 1) - MEAN) / STD
-        return torch.from_numpy(out[:, None]), torch.from_numpy(labels)
+        return torch.from_numpy(with_channel_axis(out)), torch.from_numpy(labels)
+
+
+def with_channel_axis(x: np.ndarray) -> np.ndarray:
+    """(N, S, S) -> (N, 1, S, S); crops that have channels, (N, C, S, S), as they are."""
+    return x[:, None] if x.ndim == 3 else x
 
 
 def load_matching(model: nn.Module, path: Path) -> int:
     """Load the tensors of a saved model that fit ``model`` (the convolutional features of an
-    earlier head, say); returns how many were loaded. The class matrix is always rebuilt."""
+    earlier head, say); returns how many were loaded. The class matrix is always rebuilt.
+
+    A first convolution with more input channels than the saved one (blueness beside the
+    darkness) gets the saved weights on the first channels and zeros on the new ones, so the
+    model starts out reading exactly as the saved one did."""
     state = torch.load(path, weights_only=True)
     own = model.state_dict()
+    for name, weights in list(state.items()):
+        mine = own.get(name)
+        if (mine is not None and weights.ndim == 4 and mine.shape[1] > weights.shape[1]
+                and mine.shape[0] == weights.shape[0] and mine.shape[2:] == weights.shape[2:]):
+            widened = torch.zeros_like(mine)
+            widened[:, :weights.shape[1]] = weights
+            state[name] = widened
     kept = {k: v for k, v in state.items()
             if k in own and k != "token_map" and own[k].shape == v.shape}
     model.load_state_dict(kept, strict=False)
@@ -339,8 +371,8 @@ class PartsLoss(nn.Module):
 def centre_batch(crops: np.ndarray) -> torch.Tensor:
     """Un-augmented network input: the centre cut of jittered crops."""
     j = JITTER_PX
-    x = crops[:, j:-j, j:-j].astype(np.float32) / 255.0
-    return torch.from_numpy(((x - MEAN) / STD)[:, None])
+    x = crops[..., j:-j, j:-j].astype(np.float32) / 255.0
+    return torch.from_numpy(with_channel_axis((x - MEAN) / STD))
 
 
 def evaluate(model: nn.Module, crops: np.ndarray, labels: np.ndarray) -> tuple[float, np.ndarray]:
@@ -371,10 +403,11 @@ def fit_temperature(logits: np.ndarray, labels: np.ndarray) -> float:
 
 
 def export_onnx(model: nn.Module, size: int, path: Path,
-                outputs: tuple[str, ...] = ("logits", "sides", "joins")) -> None:
+                outputs: tuple[str, ...] = ("logits", "sides", "joins"), channels: int = 1
+                ) -> None:
     """Export with a dynamic batch axis (one call classifies all 49 crops)."""
     model.eval()
-    dummy = torch.zeros(2, 1, size, size)
+    dummy = torch.zeros(2, channels, size, size)
     outputs = list(outputs)
     with warnings.catch_warnings():  # the TorchScript exporter is deprecated but simplest
         warnings.simplefilter("ignore", DeprecationWarning)
@@ -405,6 +438,9 @@ def main(argv: list[str] | None = None) -> int:
                              "base-game boards only) instead of the parts network")
     parser.add_argument("--no-ink-gain", action="store_true",
                         help="train without the board-relative ink gain (vision.crops.InkGain)")
+    parser.add_argument("--blue", action="store_true",
+                        help="give the network the ink's blueness as a second channel "
+                             "(vision.crops.ink_blueness; data version 6)")
     parser.add_argument("--orienter-epochs", type=int, default=12,
                         help="epochs for the board orienter (0: do not train it)")
     args = parser.parse_args(argv)
@@ -412,7 +448,8 @@ def main(argv: list[str] | None = None) -> int:
     start = time.time()
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
-    boards, labels, info = load_boards(args.data)
+    boards, labels, info = load_boards(args.data, blue=args.blue)
+    channels = 2 if args.blue else 1
     if args.base_game:  # boards with any water drawing are left out
         base = (labels < len(READER_BASE_CLASSES)).reshape(len(labels), -1).all(axis=1)
         boards, labels = boards[base], labels[base]
@@ -438,7 +475,10 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{len(train_y)} training crops, {len(val_y)} validation crops, input {size}px",
           flush=True)
 
-    model = BaseGameNet(width=args.width) if args.base_game else CellNet(width=args.width)
+    if args.base_game and args.blue:
+        raise SystemExit("--blue: the base-game reader reads no water, it has no use for it")
+    model = (BaseGameNet(width=args.width) if args.base_game
+             else CellNet(width=args.width, channels=channels))
     files = ((BASE_MODEL_FILE, BASE_META_FILE, "base_classifier.pt") if args.base_game
              else (MODEL_FILE, META_FILE, "cell_classifier.pt"))
     if args.init:
@@ -486,19 +526,21 @@ def main(argv: list[str] | None = None) -> int:
         print(f"epoch {epoch + 1}: loss {total / max(b + 1, 1):.4f}  val acc {acc:.5f}  "
               f"T {temperature:.2f}  ({time.time() - t0:.0f}s)", flush=True)
         export_onnx(model, size, args.out / files[0],
-                    ("logits",) if args.base_game else ("logits", "sides", "joins"))
+                    ("logits",) if args.base_game else ("logits", "sides", "joins"), channels)
         torch.save(model.state_dict(), args.out / files[2])
         ModelMeta(
             classes=list(READER_BASE_CLASSES if args.base_game else CLASSES),
             side_kinds=[] if args.base_game else list(SIDE_KINDS),
             join_pairs=[] if args.base_game else [list(pair) for pair in JOIN_PAIRS],
-            input_size=size, channels=1, cell_px=info["cell_px"],
+            input_size=size, channels=channels, cell_px=info["cell_px"],
             margin_px=args.margin, pad_px=info["pad_px"],
             normalisation="x = (ink_darkness / 255 - mean) / std; ink_darkness from "
                           "vision.crops.ink_darkness on the straightened board ("
-                          + ("each colour channel against its own paper"
-                             if info["ink_channels"] == "each" else "the darkest channel")
+                          + ("the darkest channel" if info["ink_channels"] == "darkest"
+                             else "each colour channel against its own paper")
                           + ", ink_channels)"
+                          + ("; second channel: the same of vision.crops.ink_blueness"
+                             if args.blue else "")
                           + (", each board's 49 crops times its ink gain (ink_gain: "
                              "vision.crops.InkGain)" if gain is not None else ""),
             ink_gain=asdict(gain) if gain is not None else {},

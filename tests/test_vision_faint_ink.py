@@ -68,13 +68,15 @@ def test_the_faint_ink_readers_were_trained_with_the_ink_gain_they_are_given():
 
 
 def test_each_reader_gets_its_crops_cut_as_it_learnt_them(recognizer):
-    """The networks tuned on data version 5 (the parts network, the faint-ink base-game
-    reader) read crops of each colour channel against its own paper; the others learnt the
-    darkest channel alone, and are given it."""
+    """The networks tuned on data version 5 on read crops of each colour channel against its
+    own paper (the parts network, on version 6, with the ink's blueness as a second channel;
+    the faint-ink base-game reader); the others learnt the darkest channel alone, and are
+    given it."""
     faint = recognizer.faint
     channels = [reader.meta.ink_channels for reader in (
         recognizer.classifier, recognizer.base_classifier, faint.parts, faint.base)]
-    assert channels == ["each", "darkest", "darkest", "each"]
+    assert channels == ["each+blue", "darkest", "darkest", "each"]
+    assert recognizer.classifier.meta.channels == 2
     _, photo = _render("pale_marker")
     flat = warp_board(photo.image, photo.corners.astype(np.float32), recognizer.board)
     both = Darkness.of(flat, recognizer.board.cell_px)

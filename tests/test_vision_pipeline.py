@@ -14,7 +14,7 @@ from scoring.board import Board
 from scoring.engine import score
 from tests.project_scripts import load_script
 from vision.classify import BaseGameClassifier, CellClassifier
-from vision.crops import ink_darkness, space_crops
+from vision.crops import Darkness, space_crops
 from vision.errors import BadCorners, UnreadableImage
 from vision.model_files import models_dir
 from vision.model_meta import CLASSES, rotate_token
@@ -85,7 +85,9 @@ def _sample_crops(recognizer: Recognizer, photo: Path) -> tuple[np.ndarray, list
     board = recognizer.board
     flat = warp_board(image, np.array(truth["corners"], np.float32), board)
     meta = recognizer.classifier.meta
-    crops = space_crops(ink_darkness(flat, meta.cell_px), board, meta.margin_px)
+    # cut as the parts network learnt them (ModelMeta.ink_channels: darkness and blueness)
+    crops = Darkness.of(flat, meta.cell_px).map(
+        lambda darkness: space_crops(darkness, board, meta.margin_px)).by(meta.ink_channels)
     tokens = " ".join(truth["grid"]).split()
     return crops, tokens
 
@@ -97,7 +99,7 @@ def test_a_turned_space_reads_as_the_turned_token(recognizer):
     classifier = recognizer.classifier
     classes = classifier.meta.classes
     for turns in (1, 2, 3):
-        turned = np.ascontiguousarray(np.rot90(crops[drawn], k=-turns, axes=(1, 2)))
+        turned = np.ascontiguousarray(np.rot90(crops[drawn], k=-turns, axes=(-2, -1)))
         read = [classes[i] for i in classifier.probabilities(turned).argmax(axis=1)]
         expected = [rotate_token(tokens[i], turns) for i in drawn]
         agree = sum(a == b for a, b in zip(read, expected))
@@ -108,7 +110,8 @@ def test_onnx_matches_pytorch(recognizer):
     torch = pytest.importorskip("torch")
     train = load_script("train_classifier")
     state = torch.load(REPO_MODELS / "cell_classifier.pt", weights_only=True)
-    model = train.CellNet(width=int(state["features.0.weight"].shape[0]))
+    model = train.CellNet(width=int(state["features.0.weight"].shape[0]),
+                          channels=recognizer.classifier.meta.channels)
     model.load_state_dict(state)
     model.eval()
     crops, _ = _sample_crops(recognizer, SAMPLES[2])

@@ -93,9 +93,9 @@ def test_data_and_training_are_reproducible(tmp_path):
 
 
 def test_the_ink_measure_travels_from_the_data_to_the_model(tmp_path):
-    """Data version 5 cuts crops from each colour channel, version 4 (--darkest-channel) from
-    the darkest; a model records which (ModelMeta.ink_channels), so that the reader gives it
-    its crops cut the same way."""
+    """Data version 6 (as 5) cuts crops from each colour channel, version 4
+    (--darkest-channel) from the darkest; a model records which (ModelMeta.ink_channels),
+    so that the reader gives it its crops cut the same way."""
     generate = load_script("generate_dataset")
     train = load_script("train_classifier")
     common = ["--n", "2", "--seed", "4500", "--workers", "1", "--part-size", "2",
@@ -104,7 +104,8 @@ def test_the_ink_measure_travels_from_the_data_to_the_model(tmp_path):
     assert generate.main([*common, "--out", str(darkest), "--darkest-channel"]) == 0
     assert generate.main([*common, "--out", str(each)]) == 0
     with np.load(darkest / "part000.npz") as d4, np.load(each / "part000.npz") as d5:
-        assert (str(d4["data_version"]), str(d5["data_version"])) == ("v4", "v5")
+        assert (str(d4["data_version"]), str(d5["data_version"])) == ("v4", "v6")
+        assert "blue" in d5 and "blue" not in d4
         np.testing.assert_array_equal(d4["labels"], d5["labels"])
         assert not np.array_equal(d4["boards"], d5["boards"])  # tinted paper differs
     for parts, expected in (([darkest], "darkest"), ([darkest, each], "each")):
@@ -115,7 +116,7 @@ def test_the_ink_measure_travels_from_the_data_to_the_model(tmp_path):
         meta = ModelMeta.load(models / "cell_classifier.json")
         assert meta.ink_channels == expected
         assert meta.data_version.startswith("generate_dataset v4" + (
-            " + v5" if expected == "each" else ","))
+            " + v6" if expected == "each" else ","))
 
 
 def test_augmentation_turns_labels_with_the_crops():
@@ -160,3 +161,47 @@ def test_the_base_game_reader_trains_on_base_boards_only_with_the_ink_gain(tmp_p
     reader = BaseGameClassifier.load(models)
     probs = reader.read(np.zeros((49, meta.input_size, meta.input_size), np.uint8))
     assert probs.shape == (49, 83)
+
+
+def test_the_blue_channel_travels_from_the_data_to_the_model(tmp_path):
+    """Data version 6 keeps each board's ink blueness; ``--blue`` trains the parts network on
+    it as a second input channel, started from a one-channel network's weights (the new
+    channel's at zero, so it first reads exactly as that one), and the reader gives it its
+    crops both ways (ModelMeta.ink_channels "each+blue")."""
+    import torch
+
+    generate = load_script("generate_dataset")
+    train = load_script("train_classifier")
+    common = ["--n", "2", "--seed", "4600", "--workers", "1", "--part-size", "2",
+              "--mp-min", "1", "--mp-max", "1.1", "--expansion", "river"]
+    v6, v4 = tmp_path / "v6", tmp_path / "v4"
+    assert generate.main([*common, "--out", str(v6)]) == 0
+    assert generate.main([*common, "--out", str(v4), "--darkest-channel"]) == 0
+    with np.load(v6 / "part000.npz") as d:
+        assert str(d["data_version"]) == "v6" and d["blue"].shape == d["boards"].shape
+        assert d["blue"].max() > 0  # blue water or ink somewhere on the two boards
+    training = ["--epochs", "1", "--batch", "16", "--val-fraction", "0.5",
+                "--orienter-epochs", "0", "--no-ink-gain"]
+    one = tmp_path / "one"
+    assert train.main(["--data", str(v6 / "part000.npz"), "--out", str(one), *training]) == 0
+    two = tmp_path / "two"
+    assert train.main(["--data", str(v6 / "part000.npz"), "--out", str(two), *training,
+                       "--blue", "--init", str(one / "cell_classifier.pt")]) == 0
+    meta = ModelMeta.load(two / "cell_classifier.json")
+    assert (meta.channels, meta.ink_channels) == (2, "each+blue")
+    classifier = CellClassifier.load(two)
+    crops = np.random.default_rng(1).integers(0, 255, (49, 2, 72, 72), dtype=np.uint8)
+    probs = classifier.read(crops, turns=4)
+    assert probs.shape == (49, len(CLASSES))
+    np.testing.assert_allclose(probs.sum(axis=1), 1.0, atol=1e-4)
+    with pytest.raises(SystemExit, match="no ink blueness"):
+        train.main(["--data", str(v4 / "part000.npz"), "--out", str(tmp_path / "x"),
+                    *training, "--blue"])
+    # widened from the one-channel weights, the network reads as they do, whatever the blue
+    narrow, wide = train.CellNet(), train.CellNet(channels=2)
+    train.load_matching(narrow, one / "cell_classifier.pt")
+    train.load_matching(wide, one / "cell_classifier.pt")
+    narrow.eval(), wide.eval()
+    x = torch.from_numpy(crops[:8].astype(np.float32) / 255)
+    with torch.no_grad():
+        torch.testing.assert_close(wide(x)[0], narrow(x[:, :1])[0])

@@ -68,11 +68,16 @@ class CellClassifier(OnnxModel):
 
     def board_input(self, crops: np.ndarray) -> np.ndarray:
         """A board's 49 crops as this network was trained on them: with the board's ink gain
-        (vision.crops.InkGain) when its metadata names one, else as they are."""
+        (vision.crops.InkGain) when its metadata names one, else as they are. Crops with
+        channels (N, C, S, S: darkness, blueness) get the gain on their darkness."""
         if self.gain is None:
             return crops
         meta = self.meta
-        return with_gain(crops, ink_gain(crops, meta.cell_px, meta.margin_px, self.gain))
+        darkness = crops[:, 0] if crops.ndim == 4 else crops
+        gained = with_gain(darkness, ink_gain(darkness, meta.cell_px, meta.margin_px, self.gain))
+        if crops.ndim == 3:
+            return gained
+        return np.concatenate([gained[:, None], crops[:, 1:]], axis=1)
 
     @classmethod
     def read_meta(cls, path: Path) -> ModelMeta:
@@ -113,7 +118,7 @@ class CellClassifier(OnnxModel):
 
     def _turned_mean(self, crops: np.ndarray, turns: int) -> np.ndarray:
         """Mean of the readings of ``crops`` turned 0..turns-1 quarter turns, mapped back."""
-        batch = [np.rot90(crops, k=-k, axes=(1, 2)) for k in range(turns)]
+        batch = [np.rot90(crops, k=-k, axes=(-2, -1)) for k in range(turns)]
         probs = self.probabilities(np.ascontiguousarray(np.concatenate(batch)))
         probs = probs.reshape(turns, len(crops), -1)
         # A crop turned k times reads as the turned token; map each reading back.

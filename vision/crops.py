@@ -18,7 +18,9 @@ from skimage.util import view_as_windows
 
 from vision.rectify import GRID, CanonicalBoard
 
-INK_CHANNELS = ("each", "darkest")  # ModelMeta.ink_channels: how a network's crops were cut
+# ModelMeta.ink_channels: how a network's crops were cut (vision.crops.Darkness.by)
+INK_CHANNELS = ("each", "darkest", "each+blue")
+BLUE_SCALE = 400.0  # blue ink's blueness (0 .. about 0.6) -> 0 .. 255
 
 
 def darkest_channel(image: np.ndarray) -> np.ndarray:
@@ -32,63 +34,99 @@ def darkest_channel(image: np.ndarray) -> np.ndarray:
     return cv2.min(cv2.min(b, g), r)  # far faster than numpy's min(axis=2), same pixels
 
 
+def paper_ratio(image: np.ndarray, width: int) -> np.ndarray:
+    """Per pixel and channel (float32), the image divided by a local estimate of its paper:
+    a grey closing ``width`` px wide, which removes narrower strokes, then a blur. 1 on
+    paper, towards 0 for black ink; uneven light, soft shadows and tinted paper divide out."""
+    k = max(3, width | 1)
+    kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (k, k))
+    paper = cv2.blur(cv2.morphologyEx(image, cv2.MORPH_CLOSE, kernel), (k, k))
+    return image.astype(np.float32) / (paper.astype(np.float32) + 1.0)
+
+
 def ink_contrast(image: np.ndarray, width: int, each_channel: bool = True) -> np.ndarray:
     """Per pixel (float32), how much darker than the paper it is, in the channel where it is
     most so: 0 on paper, towards 1 for black ink, below 0 where lighter than the paper.
 
-    Each channel is divided by its own local estimate of the paper (a grey closing ``width``
-    px wide, which removes narrower strokes, then a blur), so uneven light, soft shadows and
-    tinted paper divide out. On white or grey paper this is the darkest channel's contrast;
-    on tinted paper (a warm lamp, cream or coloured card) it keeps a pale marker whose
-    darkest channel is the paper's own (pink ink on orange paper darkens green, while blue
-    is the paper's darkest). ``each_channel=False``: the darkest channel against its own
-    paper, as crops were made until data version 5 (``scripts/generate_dataset.py``).
+    Each channel is divided by its own paper (``paper_ratio``). On white or grey paper this is
+    the darkest channel's contrast; on tinted paper (a warm lamp, cream or coloured card) it
+    keeps a pale marker whose darkest channel is the paper's own (pink ink on orange paper
+    darkens green, while blue is the paper's darkest). ``each_channel=False``: the darkest
+    channel against its own paper, as crops were made until data version 5
+    (``scripts/generate_dataset.py``).
     """
-    if not each_channel:
-        image = darkest_channel(image)
-    k = max(3, width | 1)
-    kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (k, k))
-    paper = cv2.blur(cv2.morphologyEx(image, cv2.MORPH_CLOSE, kernel), (k, k))
-    ratio = image.astype(np.float32) / (paper.astype(np.float32) + 1.0)
+    ratio = paper_ratio(image if each_channel else darkest_channel(image), width)
     if ratio.ndim == 3:
         ratio = darkest_channel(ratio)
     return 1.0 - ratio
 
 
+def ink_blueness(board_bgr: np.ndarray, cell_px: int) -> np.ndarray:
+    """How blue the ink of a straightened BGR board is against its paper (uint8, 0 = paper
+    or ink of no blue, about 150 for a blue marker): ``blueness`` of the board against a paper
+    estimate half a space wide."""
+    return blueness(paper_ratio(board_bgr, cell_px // 2))
+
+
+def blueness(ratio: np.ndarray) -> np.ndarray:
+    """Per pixel of a ``paper_ratio`` (uint8): how much more the ink darkens the paper's red
+    and green than its blue, times ``BLUE_SCALE``; zeros for a grey image.
+
+    Rivers and lakes are often drawn in blue; black, red, green and brown routes score about
+    0 and pale blue paper divides out. Blue route markers score too, so the networks learn
+    it as a hint beside the strokes' shapes, not as the answer.
+    """
+    if ratio.ndim == 2:
+        return np.zeros(ratio.shape, np.uint8)
+    b, g, r = cv2.split(ratio)
+    more_blue = b - cv2.max(g, r)  # a blue stroke keeps its blue, loses its red and green
+    return np.clip(more_blue * BLUE_SCALE, 0, 255).astype(np.uint8)
+
+
 def ink_darkness(board_bgr: np.ndarray, cell_px: int, each_channel: bool = True) -> np.ndarray:
     """Flat-fielded ink darkness (uint8, 0 = paper, 255 = black ink) of a straightened board:
     its ``ink_contrast`` against a paper estimate half a space wide, scaled."""
-    darkness = ink_contrast(board_bgr, cell_px // 2, each_channel)
-    # Contrast: the board's darkest 1 % (printed frame and lines, ink) maps to about 220.
-    peak = max(float(np.percentile(darkness, 99)), 0.15)
-    return np.clip(darkness * (220.0 / peak), 0, 255).astype(np.uint8)
+    return scaled_darkness(ink_contrast(board_bgr, cell_px // 2, each_channel))
+
+
+def scaled_darkness(contrast: np.ndarray) -> np.ndarray:
+    """An ``ink_contrast`` as uint8 darkness: the board's darkest 1 % (printed frame and
+    lines, ink) maps to about 220."""
+    peak = max(float(np.percentile(contrast, 99)), 0.15)
+    return np.clip(contrast * (220.0 / peak), 0, 255).astype(np.uint8)
 
 
 @dataclass(frozen=True)
 class Darkness:
-    """A straightened board's ink darkness (or its crops) measured both ways that networks
-    were trained on (``ModelMeta.ink_channels``): ``each`` colour channel against its own
-    paper (data version 5 on), and the ``darkest`` channel alone (data version 4 and before,
-    which most shipped networks learnt from)."""
+    """A straightened board's ink (or its crops) measured every way that networks were
+    trained on (``ModelMeta.ink_channels``): the darkness of ``each`` colour channel against
+    its own paper (data version 5 on), of the ``darkest`` channel alone (data version 4 and
+    before), and the ink's ``blue``-ness (``ink_blueness``, data version 6)."""
 
     each: np.ndarray
     darkest: np.ndarray
+    blue: np.ndarray
 
     @classmethod
     def of(cls, board_bgr: np.ndarray, cell_px: int) -> Darkness:
-        """Both measures of a straightened BGR board (``ink_darkness``)."""
-        return cls(ink_darkness(board_bgr, cell_px),
-                   ink_darkness(board_bgr, cell_px, each_channel=False))
+        """Every measure of a straightened BGR board (``ink_darkness`` both ways,
+        ``ink_blueness``; each channel's paper estimated once for both that need it)."""
+        ratio = paper_ratio(board_bgr, cell_px // 2)
+        return cls(scaled_darkness(1.0 - darkest_channel(ratio)),
+                   ink_darkness(board_bgr, cell_px, each_channel=False), blueness(ratio))
 
     def map(self, fn: Callable[[np.ndarray], np.ndarray]) -> Darkness:
-        """``fn`` applied to both (turned, cut into crops, ...)."""
-        return Darkness(fn(self.each), fn(self.darkest))
+        """``fn`` applied to each measure (turned, cut into crops, ...)."""
+        return Darkness(fn(self.each), fn(self.darkest), fn(self.blue))
 
     def by(self, ink_channels: str) -> np.ndarray:
-        """The measure a network was trained on: ``"each"`` or ``"darkest"``."""
+        """The input a network was trained on: ``"each"`` or ``"darkest"`` (one image or
+        crop per space), or ``"each+blue"`` (crops (N, 2, S, S): darkness, then blueness)."""
         if ink_channels not in INK_CHANNELS:
             raise ValueError(f"unknown ink_channels {ink_channels!r} (known: "
                              f"{', '.join(INK_CHANNELS)})")
+        if ink_channels == "each+blue":
+            return np.stack([self.each, self.blue], axis=1)
         return self.each if ink_channels == "each" else self.darkest
 
 

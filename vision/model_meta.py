@@ -60,7 +60,7 @@ class ModelMeta:
 
     classes: list[str]
     input_size: int  # crops are input_size x input_size pixels
-    channels: int  # 1: flat-field normalised ink darkness
+    channels: int  # 1: flat-field normalised ink darkness; 2: and its blueness (ink_channels)
     cell_px: int  # canonical size of one space in the straightened board
     margin_px: int  # context around each space in the crop (each side)
     pad_px: int  # margin round the lattice in the straightened board (flat-field statistics)
@@ -78,8 +78,9 @@ class ModelMeta:
     # fields); empty: the model was trained without it
     ink_gain: dict = field(default_factory=dict)
     # How the crops' ink was measured (vision.crops.Darkness): "darkest" channel alone (data
-    # version 4 and before: every model trained before this field) or "each" colour channel
-    # against its own paper (version 5)
+    # version 4 and before: every model trained before this field), "each" colour channel
+    # against its own paper (version 5), or that and the ink's blueness as a second input
+    # channel, "each+blue" (version 6)
     ink_channels: str = "darkest"
     training_seed: int = 0
     data_version: str = ""

@@ -79,9 +79,10 @@ class OnnxModel:
         return cls.load(folder, threads)
 
     def network_input(self, pixels: np.ndarray) -> np.ndarray:
-        """uint8 images (N, H, W) -> float32 (N, 1, H, W), normalised as in training."""
-        x = pixels.astype(np.float32) / 255.0
-        return ((x - self.io.mean) / self.io.std)[:, None]
+        """uint8 images (N, H, W) -> float32 (N, 1, H, W), normalised as in training; images
+        with channels, (N, C, H, W), keep them."""
+        x = (pixels.astype(np.float32) / 255.0 - self.io.mean) / self.io.std
+        return x[:, None] if x.ndim == 3 else x
 
     def run(self, x: np.ndarray) -> np.ndarray:
         """Logits of a prepared input batch."""

@@ -46,7 +46,7 @@ from vision.classify import (
     in_classes,
 )
 from vision.crops import Darkness, space_crops
-from vision.decode import DecodeParams, decode
+from vision.decode import Decoded, DecodeParams, decode
 from vision.errors import PhotoError
 from vision.image_io import LoadedPhoto, load_source
 from vision.ink_check import InkCheckParams, check_ink, measure_ink
@@ -65,6 +65,7 @@ from vision.rectify import (
 )
 from vision.review import ReviewEntry
 from vision.unbend import Unbend, UnbendParams, unbend
+from vision.water_colour import WaterColourParams, check_water_colour, space_ink
 from vision.water_sighting import ExpansionSighting, WaterParams, reads_water, sight_water
 
 __all__ = ["PhotoError", "PhotoReading", "ReadParams", "Recognizer"]
@@ -85,6 +86,7 @@ class ReadParams:
     acceptance: AcceptanceParams = field(default_factory=AcceptanceParams)
     ink: InkCheckParams = field(default_factory=InkCheckParams)
     water: WaterParams = field(default_factory=WaterParams)
+    water_colour: WaterColourParams = field(default_factory=WaterColourParams)
     unbend: UnbendParams = field(default_factory=UnbendParams)
 
 
@@ -237,8 +239,7 @@ class Recognizer:
             None if straight.bend is None else straight.bend.lines_followed),
             self.params.acceptance)
         with clock("water"):
-            grid, review, seen = sight_water(decoded.grid, probs, self.classifier.meta.classes,
-                                             decoded.review, self.params.water)
+            grid, review, seen = self.read_water(decoded, probs, upright.crops)
         if self.params.ink.enabled:  # after acceptance: its flags never refuse a photo
             with clock("ink_check"):
                 measures = measure_ink(upright.flat, self.board, self.params.ink)
@@ -254,6 +255,18 @@ class Recognizer:
             + unbend_warnings(straight.bend) + doubts,
             expansions_seen=seen, space_corners=space_quads(upright.lattice / photo.scale),
             bend=straight.bend)
+
+    def read_water(self, decoded: Decoded, probs: np.ndarray, crops: Darkness
+                   ) -> tuple[list[list[str]], list[ReviewEntry], list[ExpansionSighting]]:
+        """The decoded grid with its water checked against the colour of each space's ink
+        (``vision.water_colour``), then the expansions it shows (``sight_water``)."""
+        classes = list(self.classifier.meta.classes)
+        meta, params = self.classifier.meta, self.params
+        ink = space_ink(crops.each, crops.blue, meta.cell_px, meta.margin_px,
+                        params.water_colour)
+        grid, review, coloured = check_water_colour(decoded.grid, probs, classes,
+                                                    decoded.review, ink, params.water_colour)
+        return sight_water(grid, probs, classes, review, params.water, coloured)
 
     def locate(self, photo: LoadedPhoto, corners: np.ndarray | list | None = None) -> Lattice:
         """The lattice found in the photo, or given by hand (checked); raises PhotoError when

@@ -69,10 +69,13 @@ def _listed(spaces: list[tuple[int, int]], most: int = 4) -> str:
 
 
 def sight_water(grid: list[list[str]], probs: np.ndarray, classes: list[str],
-                review: list[ReviewEntry], params: WaterParams = WaterParams()
+                review: list[ReviewEntry], params: WaterParams = WaterParams(),
+                coloured: frozenset[tuple[int, int]] = frozenset()
                 ) -> tuple[list[list[str]], list[ReviewEntry], list[ExpansionSighting]]:
     """The expansions the read ``grid`` shows; a lone water reading is read again without
-    that water and put in review. Returns (grid, review, sightings); inputs are not changed."""
+    that water and put in review. ``coloured``: spaces whose ink is the colour of the
+    board's water (``vision.water_colour``), which count as read surely. Returns (grid,
+    review, sightings); inputs are not changed."""
     grid = [row[:] for row in grid]
     review = list(review)
     sightings: list[ExpansionSighting] = []
@@ -83,7 +86,7 @@ def sight_water(grid: list[list[str]], probs: np.ndarray, classes: list[str],
             continue
         surest = max(float(probs[r, c, index[grid[r][c]]]) for r, c in spaces)
         least = params.min_river_spaces if letter == "W" else params.min_lake_spaces
-        if len(spaces) >= least and surest >= params.sure:
+        if len(spaces) >= least and (surest >= params.sure or coloured & set(spaces)):
             sightings.append(ExpansionSighting(
                 name, tuple(spaces),
                 f"{len(spaces)} spaces drawn with {_WATER_WORDS[letter]} ({_listed(spaces)})"))

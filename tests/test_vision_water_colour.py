@@ -1,0 +1,70 @@
+"""A river drawn in blue beside routes of another colour is read as water by its ink colour
+(vision.water_colour); a board whose routes share the water's colour is left alone."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.recognizer import ReadParams, Recognizer
+from vision.render import PhotoOptions, render_photo
+from vision.render.water_games import pick_expansions, water_board
+from vision.water_colour import WaterColourParams
+
+ROOT = Path(__file__).resolve().parent.parent
+# A held-out Deep Blue render (scripts/evaluate.py --seed 9100000 --expansion mix): river
+# banks in a dark blue pen beside green, brown and purple routes, which the networks read as
+# highways on seven spaces
+BLUE_RIVER_SEED = 9100348
+
+
+@pytest.fixture(scope="module")
+def blue_river(tmp_path_factory) -> tuple[Path, list[list[str]]]:
+    """The photo, rendered and saved as evaluate.py does, and its true grid."""
+    rng = np.random.default_rng([BLUE_RIVER_SEED, 99])
+    played = pick_expansions(rng, "mix")
+    grid = water_board(rng, played).grid
+    photo = render_photo(grid, seed=BLUE_RIVER_SEED, options=PhotoOptions(), expansions=played)
+    path = tmp_path_factory.mktemp("water_colour") / "blue_river.jpg"
+    cv2.imwrite(str(path), photo.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
+    return path, photo.grid
+
+
+def _wrong(grid: list[list[str]], truth: list[list[str]]) -> set[tuple[int, int]]:
+    return {(r, c) for r in range(7) for c in range(7) if grid[r][c] != truth[r][c]}
+
+
+def test_river_banks_in_blue_are_read_as_a_river_and_listed(blue_river):
+    path, truth = blue_river
+    without = Recognizer.load(params=ReadParams(water_colour=WaterColourParams(enabled=False)))
+    plain = without.read(path)
+    reading = Recognizer.load().read(path)
+    before, after = _wrong(plain.grid, truth), _wrong(reading.grid, truth)
+    assert len(before) >= 5  # the banks read as highways
+    assert len(after) <= 2 and after < before
+    mended = before - after
+    assert all("W" in reading.grid[r][c] for r, c in mended)
+    # each is in review: read again by its colour, or kept as water (its colour counting
+    # as a sure sighting of the river) with the reader's doubt
+    listed = {(e.row, e.col): e.reason for e in reading.review}
+    assert mended <= set(listed)
+    assert sum("the board's water colour" in listed[rc] for rc in mended) >= 3
+    assert "river" in [seen.name for seen in reading.expansions_seen]
+
+
+def test_a_board_with_routes_in_the_waters_blue_is_left_as_read():
+    """Sample board 12: some routes drawn with the blue pen the river is drawn with. The
+    spaces read surely as routes are not all of the routes' colour, so colour says nothing."""
+    path = ROOT / "sample_photos" / "board_12.jpg"
+    truth = [row.split() for row in json.loads(path.with_suffix(".json").read_text())["grid"]]
+    reading = Recognizer.load().read(path)
+    assert not any("colour" in entry.reason for entry in reading.review)
+    off = Recognizer.load(params=replace(ReadParams(), water_colour=WaterColourParams(
+        enabled=False))).read(path)
+    assert reading.grid == off.grid
+    assert len(_wrong(reading.grid, truth)) <= 2

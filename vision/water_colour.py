@@ -1,0 +1,163 @@
+"""The colour of a board's water against its routes: a river read as a highway is caught by
+its ink.
+
+Players often draw rivers and lakes with a blue pen and routes with another colour. Where a
+board shows that (the spaces read surely as water have ink of one blueness,
+``vision.crops.ink_blueness``, the spaces read surely as routes another, and every one of
+them is drawn in its own kind's colour: a player who draws some routes with the blue pen
+too gets no colour rule), every space's ink is sorted by it: a space read without water whose ink is largely the water's colour is read
+again as the best reading with water, and one read with water whose ink is all the routes'
+colour as the best without; either is listed for review. A space read empty that holds ink
+of the water's colour is listed for review. A board whose water and routes share one
+colour is left as it was read.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from vision.review import ReviewEntry
+from vision.space_parts import side_letters
+
+WATER = frozenset("WL")
+
+
+@dataclass(frozen=True)
+class WaterColourParams:
+    """When a board's water colour is told apart from its routes', and what follows."""
+
+    enabled: bool = True
+    ink: int = 50  # a crop pixel at least this dark (0..255) is ink
+    inset: float = 0.15  # the space's interior, this far in from its printed lines (spaces)
+    min_ink_px: int = 30  # fewer ink pixels in a space: its colour is not measured
+    sure: float = 0.9  # spaces read at least this surely give the board's two colours ...
+    min_water_spaces: int = 1  # ... from at least this many water spaces
+    min_route_spaces: int = 3  # ... and route spaces
+    min_gap: float = 15.0  # the two blueness levels (0..255) at least this far apart
+    water_share: float = 0.4  # a space's ink this much of the water's colour: water drawn
+    land_share: float = 0.05  # at most this much: no water drawn
+    # every sure route space's ink at most this much of the water's colour, and every sure
+    # water space's at least this much, or the board's colours are not told apart
+    route_share_max: float = 0.2
+    water_share_min: float = 0.5
+
+
+@dataclass(frozen=True)
+class SpaceInk:
+    """The ink of each of the 49 spaces: how many ink pixels, and their median blueness."""
+
+    pixels: np.ndarray  # (49,) ink pixels in the space's interior
+    blueness: np.ndarray  # (49,) their median blueness (0..255; nan without ink)
+    blue: list[np.ndarray]  # each space's ink pixels' blueness
+
+
+def space_ink(darkness: np.ndarray, blueness: np.ndarray, cell_px: int, margin_px: int,
+              params: WaterColourParams) -> SpaceInk:
+    """The ink of 49 crops (darkness and blueness, (49, S, S), ``margin_px`` context)."""
+    lo = margin_px + round(params.inset * cell_px)
+    hi = margin_px + cell_px - round(params.inset * cell_px)
+    inside = darkness[:, lo:hi, lo:hi] >= params.ink
+    blue = [b[lo:hi, lo:hi][m].astype(np.float32) for b, m in zip(blueness, inside, strict=True)]
+    pixels = inside.reshape(len(inside), -1).sum(axis=1)
+    levels = np.array([np.median(b) if len(b) else np.nan for b in blue])
+    return SpaceInk(pixels, levels, blue)
+
+
+def board_colours(grid: list[list[str]], probs: np.ndarray, classes: list[str],
+                  ink: SpaceInk, params: WaterColourParams) -> float | None:
+    """The blueness between the board's water and its routes, from the spaces read surely
+    as water alone and as routes alone with ink enough to measure (their median blueness
+    levels' midpoint); None when there are too few, the levels are too close, or a sure
+    space's ink is not its kind's colour. Water-coloured ink is ``water_coloured``."""
+    index = {token: i for i, token in enumerate(classes)}
+    water, routes = [], []
+    for k in range(len(ink.pixels)):
+        r, c = divmod(k, 7)
+        token = grid[r][c]
+        if ink.pixels[k] < params.min_ink_px or probs[r, c, index[token]] < params.sure:
+            continue
+        letters = set(side_letters(token)) - {"_"}
+        if letters and letters <= WATER:
+            water.append(k)
+        elif letters and not letters & WATER:
+            routes.append(k)
+    if len(water) < params.min_water_spaces or len(routes) < params.min_route_spaces:
+        return None
+    water_level = float(np.median(ink.blueness[water]))
+    route_level = float(np.median(ink.blueness[routes]))
+    if abs(water_level - route_level) < params.min_gap:
+        return None
+    middle = (water_level + route_level) / 2
+    # below the middle: the routes are the bluer (a black river beside blue routes)
+    middle = middle if water_level > route_level else -middle
+    if (max(water_share(ink, k, middle) for k in routes) > params.route_share_max
+            or min(water_share(ink, k, middle) for k in water) < params.water_share_min):
+        return None
+    return middle
+
+
+def water_share(ink: SpaceInk, k: int, middle: float) -> float:
+    """The share of space ``k``'s ink of the water's colour: blueness above ``middle`` (or,
+    when it is negative, below minus it)."""
+    blue = ink.blue[k]
+    return float(np.mean(blue >= middle if middle >= 0 else blue <= -middle))
+
+
+def check_water_colour(grid: list[list[str]], probs: np.ndarray, classes: list[str],
+                       review: list[ReviewEntry], ink: SpaceInk,
+                       params: WaterColourParams = WaterColourParams()
+                       ) -> tuple[list[list[str]], list[ReviewEntry], frozenset[tuple[int, int]]]:
+    """The reading with each space's water agreeing with the colour of its ink (see the
+    module); returns (grid, review, the spaces read with water whose ink is the water's
+    colour), the inputs unchanged."""
+    grid = [row[:] for row in grid]
+    review = list(review)
+    middle = board_colours(grid, probs, classes, ink, params) if params.enabled else None
+    if middle is None:
+        return grid, review, frozenset()
+    coloured: set[tuple[int, int]] = set()
+    has_water = np.array([bool(set(side_letters(t)) & WATER) for t in classes])
+    index = {token: i for i, token in enumerate(classes)}
+    for k in range(len(ink.pixels)):
+        if ink.pixels[k] < params.min_ink_px:
+            continue
+        r, c = divmod(k, 7)
+        read = grid[r][c]
+        share = water_share(ink, k, middle)
+        read_water = bool(has_water[index[read]])
+        if read == ".":
+            if share >= params.water_share:
+                reason = (f"read as empty, but holds ink of the board's water colour "
+                          f"({share:.0%} of it)")
+                review = _listed(review, r, c, read, probs[r, c], classes, reason)
+            continue
+        if read_water and share >= params.water_share:
+            coloured.add((r, c))
+            continue
+        if not read_water and share >= params.water_share:
+            wanted, words = has_water, "the board's water colour"
+            coloured.add((r, c))
+        elif read_water and share <= params.land_share:
+            wanted, words = ~has_water, "the board's route colour"
+        else:
+            continue
+        p = probs[r, c]
+        best = int(np.flatnonzero(wanted)[np.argmax(p[wanted])])
+        grid[r][c] = classes[best]
+        ink_words = f"{share:.0%} of it water-coloured"
+        review = _listed(review, r, c, grid[r][c], p, classes,
+                         f"read as {read} ({p[index[read]]:.2f}), but its ink is {words} "
+                         f"({ink_words}): read as {grid[r][c]}")
+    review.sort(key=lambda e: (e.row, e.col))
+    return grid, review, frozenset(coloured)
+
+
+def _listed(review: list[ReviewEntry], r: int, c: int, token: str, p: np.ndarray,
+            classes: list[str], reason: str) -> list[ReviewEntry]:
+    """``review`` with the space's entry replaced by one with ``reason``."""
+    order = np.argsort(p)[::-1][:3]
+    kept = [e for e in review if (e.row, e.col) != (r, c)]
+    return kept + [ReviewEntry(r, c, token, tuple((classes[i], round(float(p[i]), 3))
+                                                  for i in order), reason)]
