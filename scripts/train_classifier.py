@@ -278,10 +278,19 @@ def cut_crops(boards: np.ndarray, labels: np.ndarray, cell_px: int, pad_px: int,
             return crops
         return with_gain(crops, ink_gain(crops, cell_px, margin, gain))
 
-    crops = np.concatenate([board_crops(b) for b in boards])
+    # tokens outside the classes and hidden spaces (-1) are left out; the crops are written
+    # into one array as they are cut (a dataset's crops take several GB)
     flat = labels.reshape(-1).astype(np.int64)
-    known = flat >= 0  # tokens outside the classes (none in the v3 data) are left out
-    return crops[known], flat[known]
+    known = flat >= 0
+    crops: np.ndarray | None = None
+    at = 0
+    for darkness, keep in zip(boards, known.reshape(len(boards), -1), strict=True):
+        cut = board_crops(darkness)[keep]
+        if crops is None:
+            crops = np.empty((int(known.sum()), *cut.shape[1:]), np.uint8)
+        crops[at:at + len(cut)] = cut
+        at += len(cut)
+    return crops, flat[known]
 
 
 class Augmenter:
