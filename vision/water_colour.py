@@ -133,12 +133,11 @@ def check_water_colour(grid: list[list[str]], probs: np.ndarray, classes: list[s
                           f"({share:.0%} of it)")
                 review = _listed(review, r, c, read, probs[r, c], classes, reason)
             continue
-        if read_water and share >= params.water_share:
+        if share >= params.water_share:
             coloured.add((r, c))
-            continue
-        if not read_water and share >= params.water_share:
+            if read_water:
+                continue
             wanted, words = has_water, "the board's water colour"
-            coloured.add((r, c))
         elif read_water and share <= params.land_share:
             wanted, words = ~has_water, "the board's route colour"
         else:
@@ -146,10 +145,9 @@ def check_water_colour(grid: list[list[str]], probs: np.ndarray, classes: list[s
         p = probs[r, c]
         best = int(np.flatnonzero(wanted)[np.argmax(p[wanted])])
         grid[r][c] = classes[best]
-        ink_words = f"{share:.0%} of it water-coloured"
         review = _listed(review, r, c, grid[r][c], p, classes,
                          f"read as {read} ({p[index[read]]:.2f}), but its ink is {words} "
-                         f"({ink_words}): read as {grid[r][c]}")
+                         f"({share:.0%} of it water-coloured): read as {grid[r][c]}")
     review.sort(key=lambda e: (e.row, e.col))
     return grid, review, frozenset(coloured)
 
