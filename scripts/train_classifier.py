@@ -29,7 +29,7 @@ from torch import nn
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from vision.crops import InkGain, ink_gain, space_crops, with_gain
+from vision.crops import InkGain, space_crops, with_ink_gain
 from vision.model_meta import (
     BASE_META_FILE,
     BASE_MODEL_FILE,
@@ -268,15 +268,9 @@ def cut_crops(boards: np.ndarray, labels: np.ndarray, cell_px: int, pad_px: int,
     margin = margin_px + JITTER_PX
 
     def board_crops(darkness: np.ndarray) -> np.ndarray:
-        if darkness.ndim == 3:  # darkness, blueness: each cut alike, the gain on the first
-            crops = np.stack([space_crops(channel, board, margin) for channel in darkness], 1)
-            if gain is not None:
-                crops[:, 0] = with_gain(crops[:, 0], ink_gain(crops[:, 0], cell_px, margin, gain))
-            return crops
-        crops = space_crops(darkness, board, margin)
-        if gain is None:
-            return crops
-        return with_gain(crops, ink_gain(crops, cell_px, margin, gain))
+        crops = (np.stack([space_crops(channel, board, margin) for channel in darkness], 1)
+                 if darkness.ndim == 3 else space_crops(darkness, board, margin))
+        return crops if gain is None else with_ink_gain(crops, cell_px, margin, gain)
 
     # tokens outside the classes and hidden spaces (-1) are left out; the crops are written
     # into one array as they are cut (a dataset's crops take several GB)

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.crops import InkGain, board_ink, gain_of, ink_gain, with_gain
+from vision.crops import InkGain, board_ink, gain_of, with_ink_gain
 from vision.model_meta import (
     BASE_META_FILE,
     BASE_MODEL_FILE,
@@ -72,12 +72,7 @@ class CellClassifier(OnnxModel):
         channels (N, C, S, S: darkness, blueness) get the gain on their darkness."""
         if self.gain is None:
             return crops
-        meta = self.meta
-        darkness = crops[:, 0] if crops.ndim == 4 else crops
-        gained = with_gain(darkness, ink_gain(darkness, meta.cell_px, meta.margin_px, self.gain))
-        if crops.ndim == 3:
-            return gained
-        return np.concatenate([gained[:, None], crops[:, 1:]], axis=1)
+        return with_ink_gain(crops, self.meta.cell_px, self.meta.margin_px, self.gain)
 
     @classmethod
     def read_meta(cls, path: Path) -> ModelMeta:

@@ -218,6 +218,17 @@ def ink_gain(crops: np.ndarray, cell_px: int, margin_px: int, params: InkGain) -
     return gain_of(paper, ink, params)
 
 
+def with_ink_gain(crops: np.ndarray, cell_px: int, margin_px: int, params: InkGain
+                  ) -> np.ndarray:
+    """A board's 49 crops times its ink gain (``ink_gain``); crops with channels (N, C, S, S:
+    darkness, blueness) get it on their darkness alone."""
+    darkness = crops[:, 0] if crops.ndim == 4 else crops
+    gained = with_gain(darkness, ink_gain(darkness, cell_px, margin_px, params))
+    if crops.ndim == 3:
+        return gained
+    return np.concatenate([gained[:, None], crops[:, 1:]], axis=1)
+
+
 def with_gain(crops: np.ndarray, gain: float) -> np.ndarray:
     """``crops`` (uint8) multiplied by ``gain``, clipped to 255 (the same array when 1)."""
     if gain == 1.0:

@@ -260,8 +260,8 @@ class Recognizer:
                    ) -> tuple[list[list[str]], list[ReviewEntry], list[ExpansionSighting]]:
         """The decoded grid with its water checked against the colour of each space's ink
         (``vision.water_colour``), then the expansions it shows (``sight_water``)."""
-        classes = list(self.classifier.meta.classes)
         meta, params = self.classifier.meta, self.params
+        classes = list(meta.classes)
         ink = space_ink(crops.each, crops.blue, meta.cell_px, meta.margin_px,
                         params.water_colour)
         grid, review, coloured = check_water_colour(decoded.grid, probs, classes,

@@ -15,13 +15,15 @@ colour is left as it was read.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
 from vision.review import ReviewEntry
 from vision.space_parts import side_letters
+from vision.water_sighting import WATER_LETTERS, water_mask
 
-WATER = frozenset("WL")
+WATER = frozenset(WATER_LETTERS)
 
 
 @dataclass(frozen=True)
@@ -46,11 +48,19 @@ class WaterColourParams:
 
 @dataclass(frozen=True)
 class SpaceInk:
-    """The ink of each of the 49 spaces: how many ink pixels, and their median blueness."""
+    """The ink of each of the 49 spaces: the blueness of each ink pixel in its interior."""
 
-    pixels: np.ndarray  # (49,) ink pixels in the space's interior
-    blueness: np.ndarray  # (49,) their median blueness (0..255; nan without ink)
-    blue: list[np.ndarray]  # each space's ink pixels' blueness
+    blue: list[np.ndarray]
+
+    @cached_property
+    def pixels(self) -> np.ndarray:
+        """(49,) how many ink pixels each space has."""
+        return np.array([len(b) for b in self.blue])
+
+    @cached_property
+    def blueness(self) -> np.ndarray:
+        """(49,) each space's median ink blueness (0..255; nan without ink)."""
+        return np.array([np.median(b) if len(b) else np.nan for b in self.blue])
 
 
 def space_ink(darkness: np.ndarray, blueness: np.ndarray, cell_px: int, margin_px: int,
@@ -59,10 +69,8 @@ def space_ink(darkness: np.ndarray, blueness: np.ndarray, cell_px: int, margin_p
     lo = margin_px + round(params.inset * cell_px)
     hi = margin_px + cell_px - round(params.inset * cell_px)
     inside = darkness[:, lo:hi, lo:hi] >= params.ink
-    blue = [b[lo:hi, lo:hi][m].astype(np.float32) for b, m in zip(blueness, inside, strict=True)]
-    pixels = inside.reshape(len(inside), -1).sum(axis=1)
-    levels = np.array([np.median(b) if len(b) else np.nan for b in blue])
-    return SpaceInk(pixels, levels, blue)
+    return SpaceInk([b[lo:hi, lo:hi][m].astype(np.float32)
+                     for b, m in zip(blueness, inside, strict=True)])
 
 
 def board_colours(grid: list[list[str]], probs: np.ndarray, classes: list[str],
@@ -118,7 +126,7 @@ def check_water_colour(grid: list[list[str]], probs: np.ndarray, classes: list[s
     if middle is None:
         return grid, review, frozenset()
     coloured: set[tuple[int, int]] = set()
-    has_water = np.array([bool(set(side_letters(t)) & WATER) for t in classes])
+    has_water = water_mask(classes)
     index = {token: i for i, token in enumerate(classes)}
     for k in range(len(ink.pixels)):
         if ink.pixels[k] < params.min_ink_px:

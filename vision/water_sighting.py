@@ -47,12 +47,17 @@ class ExpansionSighting:
                 "reason": self.reason}
 
 
+def water_mask(classes: list[str]) -> np.ndarray:
+    """(n_classes,) bool: which classes have a river or lake side."""
+    return np.array([any(letter in side_letters(t) for letter in WATER_LETTERS)
+                     for t in classes])
+
+
 def reads_water(probs: np.ndarray, classes: list[str], params: WaterParams = WaterParams()
                 ) -> bool:
     """Whether any space's best class, in (..., n_classes) probabilities, has a river or
     lake side at least ``params.route_sure`` surely."""
-    water = np.array([any(letter in side_letters(t) for letter in WATER_LETTERS)
-                      for t in classes])
+    water = water_mask(classes)
     flat = probs.reshape(-1, probs.shape[-1])
     best = flat.argmax(axis=1)
     return bool((water[best] & (flat.max(axis=1) >= params.route_sure)).any())
