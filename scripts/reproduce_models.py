@@ -19,12 +19,11 @@ This is the recipe that produced ``models/cell_classifier.*`` (the parts network
    features from step 3, 5 epochs (about 45 minutes), in ``data/stage2`` (tuned in step
    8). (The base-game reader, ``base_classifier.*``, is step 3's model as shipped then; its
    ONNX file is in git beside it.)
-6. The faint-ink readers: phone-condition boards (issue 14: bent paper, pencil, pale and
-   dry-erase ink, dim rooms, hands; about 12 minutes for 6,000 photos), then both readers
-   with the board-relative ink gain (vision.crops.InkGain), 2 epochs each, in
-   ``data/faint``: the parts network from step 5 on data version 4 and the phone boards
-   (about 15 minutes alone), the base-game reader from step 3 on their base-game boards
-   (about 10 minutes alone); the parts network shipped as ``faint_cell_classifier.*``.
+6. The faint-ink base-game reader: phone-condition boards (issue 14: bent paper, pencil,
+   pale and dry-erase ink, dim rooms, hands; about 12 minutes for 6,000 photos), then step
+   3's base-game reader on them and data version 4 with the board-relative ink gain
+   (vision.crops.InkGain), 2 epochs (about 10 minutes), in ``data/faint``. (Step 6 also
+   trained the first faint-ink parts network, shipped until step 10 replaced it.)
 7. Phone-condition boards of data version 5 (4,000 photos, about 8 minutes; crops taking
    each colour channel against its own paper, vision.crops.ink_contrast), and step 6's
    base-game reader tuned on them with everything before, 2 epochs (about 13 minutes alone),
@@ -37,10 +36,15 @@ This is the recipe that produced ``models/cell_classifier.*`` (the parts network
    13 minutes), and step 8's parts network widened to a second input channel (its weights
    there start at zero) and tuned on them, 2 epochs (about 20 minutes alone), in
    ``data/stage4``: shipped as ``cell_classifier.*``.
-10. The round-number reader (6 epochs on the step-1 boards, 10 minutes).
+10. Phone-condition boards of data version 6 (3,000 Deep Blue and 3,000 base-game photos,
+   about 13 minutes), and step 9's parts network tuned on them with step 9's first 6,000
+   boards, with the board's ink gain, 2 epochs (about 23 minutes alone), in
+   ``data/faint_v6``: shipped as ``faint_cell_classifier.*`` (the faint-ink parts network;
+   step 7's base-game reader still reads faint boards without water).
+11. The round-number reader (6 epochs on the step-1 boards, 10 minutes).
 
 Steps 1-6 cut their crops from the darkest channel (data version 4, ``--darkest-channel``),
-as they were made for the shipped models; steps 7-9 cut version 5 or 6, as the reader cuts
+as they were made for the shipped models; steps 7-10 cut version 5 or 6, as the reader cuts
 crops now for the networks trained on them (the same on white or grey paper).
 
 Everything follows from the seeds below, so a rerun gives the same data bit for bit and, on
@@ -101,8 +105,6 @@ PHONE_DATASETS = [
     ("v6_phone", 1_060_000, 2_400, 5.0, None, "phone"),
     ("v6_phone_water", 1_070_000, 1_600, 5.0, "mix", "phone"),
 ]
-GAIN_TRAINING = ["--epochs", "2", "--width", "16", "--orienter-epochs", "0", "--threads", "2",
-                 "--seed", "20261202", "--lr", "1.5e-3"]
 # the base-game reader's run (one thread: it shared the machine with the parts network's)
 BASE_GAIN_TRAINING = ["--epochs", "2", "--width", "16", "--orienter-epochs", "0", "--threads",
                       "1", "--seed", "20261202", "--lr", "1.5e-3", "--base-game"]
@@ -124,6 +126,12 @@ PARTS_V6_DATASETS = [("v8_water", 1_090_000, 4_000, 5.0, "mix", None),
                      ("v8_water2", 1_120_000, 5_000, 5.0, "mix", None)]
 PARTS_V6_TUNING = ["--epochs", "2", "--width", "16", "--orienter-epochs", "0", "--threads", "2",
                    "--seed", "20261206", "--lr", "1e-3", "--no-ink-gain", "--blue"]
+# Phone-condition boards of data version 6, and the faint-ink parts network tuned on them and
+# step 9's first boards from step 9's network, with the ink gain
+PHONE_V6_DATASETS = [("v8_phone_water", 1_130_000, 3_000, 5.0, "mix", "phone"),
+                     ("v8_phone", 1_140_000, 3_000, 5.0, None, "phone")]
+FAINT_V6_TUNING = ["--epochs", "2", "--width", "16", "--orienter-epochs", "0", "--threads", "2",
+                   "--seed", "20261208", "--lr", "1.5e-3", "--blue"]
 # Boards the round-number reader is measured on (never trained on): (folder, seed, photos,
 # smallest and largest photo in megapixels).
 HELDOUT = ("heldout_orient", 8_200_000, 400, 1.0, 12.0)
@@ -148,6 +156,14 @@ def make_data(root: Path, datasets: list[tuple], workers: int, each_channel: boo
         commands.append("scripts/generate_dataset.py " + " ".join(data_args))
         parts += sorted(str(p) for p in out.glob("part*.npz"))
     return parts, commands
+
+
+def _faint_v6_parts(parts: list[str]) -> list[str]:
+    """Step 10's training parts, in the order they were given when it was trained: the
+    folders v8_base, v8_phone, v8_phone_water and v8_water, by name."""
+    folders = ("v8_base", "v8_phone", "v8_phone_water", "v8_water")
+    return sorted((p for p in parts if Path(p).parent.name in folders),
+                  key=lambda p: (folders.index(Path(p).parent.name), p))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -183,8 +199,6 @@ def main(argv: list[str] | None = None) -> int:
     phone, phone_commands = make_data(args.data, PHONE_DATASETS, args.workers)
     print(f"phone-condition data ready after {time.time() - start:.0f}s", flush=True)
     faint = args.data / "faint"
-    train_classifier.main(["--data", *parts_v4, *phone, "--out", str(faint), *GAIN_TRAINING,
-                           "--init", str(stage2 / "cell_classifier.pt")])
     train_classifier.main(["--data", *parts_v4, *phone, "--out", str(faint),
                            *BASE_GAIN_TRAINING, "--init", str(stage1)])
     phone_v5, phone_v5_commands = make_data(args.data, PHONE_V5_DATASETS, args.workers,
@@ -205,13 +219,22 @@ def main(argv: list[str] | None = None) -> int:
     stage4 = args.data / "stage4"
     train_classifier.main(["--data", *parts_v6, "--out", str(stage4), *PARTS_V6_TUNING,
                            "--init", str(stage3 / "cell_classifier.pt")])
+    phone_v6, phone_v6_commands = make_data(args.data, PHONE_V6_DATASETS, args.workers,
+                                            each_channel=True)
+    print(f"phone-condition data version 6 ready after {time.time() - start:.0f}s", flush=True)
+    faint_v6 = args.data / "faint_v6"
+    train_classifier.main(["--data", *_faint_v6_parts(parts_v6 + phone_v6), "--out",
+                           str(faint_v6), *FAINT_V6_TUNING,
+                           "--init", str(stage4 / "cell_classifier.pt")])
     stage2_recipe = ModelMeta.load(stage2 / META_FILE).recipe
     stage3_recipe = ModelMeta.load(stage3 / META_FILE).recipe
     # (trained as, shipped as, the recipe before its own run)
     installs = [
         (stage4 / MODEL_FILE, META_FILE, MODEL_FILE,
          [stage2_recipe, *parts_v5_commands, stage3_recipe, *parts_v6_commands]),
-        (faint / MODEL_FILE, META_FILE, FAINT_MODEL_FILE, [stage2_recipe]),
+        (faint_v6 / MODEL_FILE, META_FILE, FAINT_MODEL_FILE,
+         [stage2_recipe, *parts_v5_commands, stage3_recipe, *parts_v6_commands,
+          ModelMeta.load(stage4 / META_FILE).recipe, *phone_v6_commands]),
         (tuned / BASE_MODEL_FILE, BASE_META_FILE, FAINT_BASE_MODEL_FILE,
          [ModelMeta.load(faint / BASE_META_FILE).recipe, *phone_v5_commands]),
     ]

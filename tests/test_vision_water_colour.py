@@ -19,7 +19,7 @@ from vision.water_colour import WaterColourParams
 ROOT = Path(__file__).resolve().parent.parent
 # A held-out Deep Blue render (scripts/evaluate.py --seed 9100000 --expansion mix): river
 # banks in a dark blue pen beside green, brown and purple routes, which the networks read as
-# highways on seven spaces
+# highways on seven spaces, one of them surely
 BLUE_RIVER_SEED = 9100348
 
 
@@ -46,7 +46,7 @@ def test_river_banks_in_blue_are_read_as_a_river_and_listed(blue_river):
     reading = Recognizer.load().read(path)
     before, after = _wrong(plain.grid, truth), _wrong(reading.grid, truth)
     assert len(before) >= 5  # the banks read as highways
-    assert len(after) <= 2 and after < before
+    assert len(after) <= 3 and after < before
     mended = before - after
     assert all("W" in reading.grid[r][c] for r, c in mended)
     # each is in review: read again by its colour, or kept as water (its colour counting
@@ -55,6 +55,18 @@ def test_river_banks_in_blue_are_read_as_a_river_and_listed(blue_river):
     assert mended <= set(listed)
     assert sum("the board's water colour" in listed[rc] for rc in mended) >= 3
     assert "river" in [seen.name for seen in reading.expansions_seen]
+
+
+def test_one_river_space_read_surely_as_a_highway_does_not_keep_colour_out(blue_river):
+    """On the same board one bank is read as a highway at 0.9: a sure route space of the
+    water's colour. Were every sure route space required to be of the routes' colour, the
+    board would get no colour rule; a tenth of them may not be (``route_exceptions``)."""
+    path, truth = blue_river
+    strict = Recognizer.load(params=ReadParams(water_colour=WaterColourParams(
+        route_exceptions=0.0))).read(path)
+    assert not any("colour" in entry.reason for entry in strict.review)
+    reading = Recognizer.load().read(path)
+    assert len(_wrong(reading.grid, truth)) < len(_wrong(strict.grid, truth))
 
 
 def test_a_board_with_routes_in_the_waters_blue_is_left_as_read():

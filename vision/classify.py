@@ -42,6 +42,11 @@ class ClassifyParams:
     # has so few) is left to the standard readers: its gain is measured on too little ink.
     faint_above: float = 1.0
     faint_min_spaces: int = 10
+    # A board the standard readers read with at least doubtful_spaces spaces less sure than
+    # doubtful_below is read by the faint-ink readers too (worn, streaky or blurred ink that
+    # is not faint overall), and the reading less in doubt is kept (``second_reading_kept``).
+    doubtful_below: float = 0.9
+    doubtful_spaces: int = 3
 
 
 def in_classes(probs: np.ndarray, source: list[str], target: list[str]) -> np.ndarray:
@@ -151,6 +156,32 @@ class Readers:
 
     parts: CellClassifier
     base: BaseGameClassifier | None = None
+
+
+def doubtful(probs: np.ndarray, params: ClassifyParams) -> bool:
+    """Whether a board's reading, (..., n_classes) probabilities, has at least
+    ``params.doubtful_spaces`` spaces whose best class is less sure than
+    ``params.doubtful_below``."""
+    best = probs.reshape(-1, probs.shape[-1]).max(axis=1)
+    return int((best < params.doubtful_below).sum()) >= params.doubtful_spaces
+
+
+def doubt(probs: np.ndarray) -> float:
+    """A reading's doubt: the sum over its spaces of 1 - the best class's probability."""
+    return float((1.0 - probs.reshape(-1, probs.shape[-1]).max(axis=1)).sum())
+
+
+def second_reading_kept(first: np.ndarray, second: np.ndarray, water: np.ndarray) -> bool:
+    """Whether a second reading of a board (the faint-ink readers') replaces the first (the
+    standard readers'): it is less in doubt, and it keeps the water the first one shows (some
+    space's best class with a river or lake side; ``water`` masks those classes). The
+    faint-ink base-game reader reads no water, and it is often surer of a board whose water
+    it cannot see."""
+    def shows_water(probs: np.ndarray) -> bool:
+        return bool(water[probs.reshape(-1, probs.shape[-1]).argmax(axis=1)].any())
+    if shows_water(first) and not shows_water(second):
+        return False
+    return doubt(second) < doubt(first)
 
 
 def has_faint_ink(crops: np.ndarray, reader: CellClassifier, params: ClassifyParams) -> bool:

@@ -42,8 +42,10 @@ from vision.classify import (
     FaintBaseGameClassifier,
     FaintCellClassifier,
     Readers,
+    doubtful,
     has_faint_ink,
     in_classes,
+    second_reading_kept,
 )
 from vision.crops import Darkness, space_crops
 from vision.decode import Decoded, DecodeParams, decode
@@ -66,7 +68,13 @@ from vision.rectify import (
 from vision.review import ReviewEntry
 from vision.unbend import Unbend, UnbendParams, unbend
 from vision.water_colour import WaterColourParams, check_water_colour, space_ink
-from vision.water_sighting import ExpansionSighting, WaterParams, reads_water, sight_water
+from vision.water_sighting import (
+    ExpansionSighting,
+    WaterParams,
+    reads_water,
+    sight_water,
+    water_mask,
+)
 
 __all__ = ["PhotoError", "PhotoReading", "ReadParams", "Recognizer"]
 
@@ -330,25 +338,38 @@ class Recognizer:
     def classify(self, crops: Darkness) -> np.ndarray:
         """(7, 7, n_classes) probabilities of the 49 crops.
 
-        A board with faint ink is read by the faint-ink readers (``readers_for``). The parts
-        network reads every board once; a board on which it reads no water is read by the
-        base-game reader (when shipped), whose probabilities are given over the same classes
-        (water classes zero); a board with water is read by the parts network, turned copies
-        for the spaces it is unsure of. Each network gets its crops cut as its training data
-        was (``ModelMeta.ink_channels``).
+        A board with faint ink is read by the faint-ink readers (``readers_for``); a board
+        the standard readers read doubtfully (``vision.classify.doubtful``) is read by the
+        faint-ink readers too, and the reading less in doubt is kept
+        (``second_reading_kept``).
+        """
+        readers = self.readers_for(crops.each)
+        probs = self.read_with(readers, crops)
+        if (self.faint is not None and readers is not self.faint
+                and doubtful(probs, self.params.classify)):
+            second = self.read_with(self.faint, crops)
+            if second_reading_kept(probs, second, water_mask(self.classifier.meta.classes)):
+                probs = second
+        return probs.reshape(GRID, GRID, -1)
+
+    def read_with(self, readers: Readers, crops: Darkness) -> np.ndarray:
+        """(49, n_classes) probabilities of the 49 crops read by ``readers``.
+
+        The parts network reads every board once; a board on which it reads no water is read
+        by the base-game reader (when there is one), whose probabilities are given over the
+        same classes (water classes zero); a board with water is read by the parts network,
+        turned copies for the spaces it is unsure of. Each network gets its crops cut as its
+        training data was (``ModelMeta.ink_channels``).
         """
         tta = self.params.classify
-        readers = self.readers_for(crops.each)
         parts = crops.by(readers.parts.meta.ink_channels)
         first = readers.parts.read(parts)
         classes = list(readers.parts.meta.classes)
         if readers.base is not None and not reads_water(first, classes, self.params.water):
             base = readers.base.read(crops.by(readers.base.meta.ink_channels), turns=tta.turns,
                                      sure=tta.sure)
-            probs = in_classes(base, list(readers.base.meta.classes), classes)
-        else:
-            probs = readers.parts.read(parts, turns=tta.turns, sure=tta.sure, first=first)
-        return probs.reshape(GRID, GRID, -1)
+            return in_classes(base, list(readers.base.meta.classes), classes)
+        return readers.parts.read(parts, turns=tta.turns, sure=tta.sure, first=first)
 
     def readers_for(self, crops: np.ndarray) -> Readers:
         """The faint-ink readers for a board with faint ink (``vision.classify.has_faint_ink``

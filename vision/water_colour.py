@@ -3,13 +3,14 @@ its ink.
 
 Players often draw rivers and lakes with a blue pen and routes with another colour. Where a
 board shows that (the spaces read surely as water have ink of one blueness,
-``vision.crops.ink_blueness``, the spaces read surely as routes another, and every one of
-them is drawn in its own kind's colour: a player who draws some routes with the blue pen
-too gets no colour rule), every space's ink is sorted by it: a space read without water whose ink is largely the water's colour is read
-again as the best reading with water, and one read with water whose ink is all the routes'
-colour as the best without; either is listed for review. A space read empty that holds ink
-of the water's colour is listed for review. A board whose water and routes share one
-colour is left as it was read.
+``vision.crops.ink_blueness``, the spaces read surely as routes another, and they are drawn
+in their own kind's colour, all but at most a tenth of the sure route spaces, which may be
+river read surely as highway: a player who draws some routes with the blue pen too gets no
+colour rule), every space's ink is sorted by it: a space read without water whose ink is
+largely the water's colour is read again as the best reading with water, and one read with
+water whose ink is all the routes' colour as the best without; either is listed for review.
+A space read empty that holds ink of the water's colour is listed for review. A board whose
+water and routes share one colour is left as it was read.
 """
 
 from __future__ import annotations
@@ -40,9 +41,11 @@ class WaterColourParams:
     min_gap: float = 15.0  # the two blueness levels (0..255) at least this far apart
     water_share: float = 0.4  # a space's ink this much of the water's colour: water drawn
     land_share: float = 0.05  # at most this much: no water drawn
-    # every sure route space's ink at most this much of the water's colour, and every sure
-    # water space's at least this much, or the board's colours are not told apart
+    # every sure route space's ink at most this much of the water's colour (but for this
+    # share of them: a river read surely as a highway), and every sure water space's at
+    # least this much, or the board's colours are not told apart
     route_share_max: float = 0.2
+    route_exceptions: float = 0.1
     water_share_min: float = 0.5
 
 
@@ -77,8 +80,9 @@ def board_colours(grid: list[list[str]], probs: np.ndarray, classes: list[str],
                   ink: SpaceInk, params: WaterColourParams) -> float | None:
     """The blueness between the board's water and its routes, from the spaces read surely
     as water alone and as routes alone with ink enough to measure (their median blueness
-    levels' midpoint); None when there are too few, the levels are too close, or a sure
-    space's ink is not its kind's colour. Water-coloured ink is ``water_coloured``."""
+    levels' midpoint); None when there are too few, the levels are too close, or sure
+    spaces' ink is not their kind's colour (a sure water space's, or more than
+    ``route_exceptions`` of the sure route spaces'). Water-coloured ink is ``water_coloured``."""
     index = {token: i for i, token in enumerate(classes)}
     water, routes = [], []
     for k in range(len(ink.pixels)):
@@ -100,7 +104,8 @@ def board_colours(grid: list[list[str]], probs: np.ndarray, classes: list[str],
     middle = (water_level + route_level) / 2
     # below the middle: the routes are the bluer (a black river beside blue routes)
     middle = middle if water_level > route_level else -middle
-    if (max(water_share(ink, k, middle) for k in routes) > params.route_share_max
+    blue_routes = sum(water_share(ink, k, middle) > params.route_share_max for k in routes)
+    if (blue_routes > params.route_exceptions * len(routes)
             or min(water_share(ink, k, middle) for k in water) < params.water_share_min):
         return None
     return middle
