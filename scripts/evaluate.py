@@ -169,7 +169,7 @@ def evaluate_one(args: tuple) -> dict:
         unbend_lost="" if bend is None else int(not bend.trusted),
         unbend_warned="" if bend is None else int(bend.warning),
         confusions=" ".join(f"{truth[r][c]}>{reading.grid[r][c]}" for r, c in wrong),
-        confidence=round(reading.confidence, 3),
+        readers=reading.readers, confidence=round(reading.confidence, 3),
         orientation_confidence=round(reading.orientation_confidence, 3),
         played=" ".join(played), seen=" ".join(seen), seen_right=int(seen == tuple(sorted(played))),
         water_sides=sum(t for t, _, _ in sides), water_sides_missed=sum(m for _, m, _ in sides),

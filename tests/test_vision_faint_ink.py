@@ -173,6 +173,7 @@ def test_a_faint_board_is_read_like_the_marker_board(recognizer, ink):
     space read wrong is in the review list; the standard readers alone miss many spaces."""
     grid, photo = _render(ink, seed=12)  # faint enough that the standard readers fail
     reading = recognizer.read(photo.image)
+    assert reading.readers == "faint-ink"
     wrong = [(r, c) for r in range(7) for c in range(7) if reading.grid[r][c] != grid[r][c]]
     assert len(wrong) <= 2, wrong
     assert set(wrong) <= {(e.row, e.col) for e in reading.review}
@@ -268,5 +269,6 @@ def test_a_doubtful_board_is_read_again_by_the_faint_ink_readers(recognizer, tmp
                    for r in range(7) for c in range(7))
 
     assert doubtful(first.probs, ClassifyParams())
+    assert (first.readers, second.readers) == ("standard", "faint-ink, second reading")
     assert wrong(second) <= wrong(first) // 2, (wrong(first), wrong(second))
     assert len(second.review) < len(first.review)

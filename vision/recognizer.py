@@ -98,6 +98,22 @@ class ReadParams:
     unbend: UnbendParams = field(default_factory=UnbendParams)
 
 
+# Which readers' reading a board's is (Classified.readers, PhotoReading.readers)
+STANDARD_READERS = "standard"
+FAINT_READERS = "faint-ink"  # its ink is faint (vision.classify.has_faint_ink)
+SECOND_READING_KEPT = "faint-ink, second reading"  # read doubtfully by the standard readers
+SECOND_READING_DROPPED = "standard, second reading dropped"
+
+
+@dataclass
+class Classified:
+    """The classify stage's output: (7, 7, n_classes) probabilities, and which readers gave
+    them (one of the names above)."""
+
+    probs: np.ndarray
+    readers: str
+
+
 @dataclass
 class PhotoReading:
     """What was read from one photo."""
@@ -120,6 +136,7 @@ class PhotoReading:
     # where its printed lines cross (vision.unbend), or the lattice corners' homography
     space_corners: np.ndarray | None = None
     bend: Unbend | None = None  # the printed lines followed (None: not looked for)
+    readers: str = ""  # which readers' reading this is (Classified.readers)
 
     def grid_lines(self) -> list[str]:
         """The grid as 7 strings of space-separated tokens (board-spec 4.2)."""
@@ -239,7 +256,8 @@ class Recognizer:
         with clock("orient"):
             upright = self.orient(straight)
         with clock("classify"):
-            probs = self.classify(upright.crops)
+            classified = self.classify(upright.crops)
+        probs = classified.probs
         with clock("decode"):
             decoded = decode(probs, self.classifier.meta.classes, self.params.decode)
         doubts = [] if lattice.given else accept_reading(photo, decoded, FoundBoard(
@@ -262,7 +280,7 @@ class Recognizer:
                                                              self.params.acceptance)
             + unbend_warnings(straight.bend) + doubts,
             expansions_seen=seen, space_corners=space_quads(upright.lattice / photo.scale),
-            bend=straight.bend)
+            bend=straight.bend, readers=classified.readers)
 
     def read_water(self, decoded: Decoded, probs: np.ndarray, crops: Darkness
                    ) -> tuple[list[list[str]], list[ReviewEntry], list[ExpansionSighting]]:
@@ -335,8 +353,8 @@ class Recognizer:
         points = region.to_photo(canonical_to_image(canonical, region.corners, self.board))
         return np.rot90(points, quarter_turns, axes=(0, 1))
 
-    def classify(self, crops: Darkness) -> np.ndarray:
-        """(7, 7, n_classes) probabilities of the 49 crops.
+    def classify(self, crops: Darkness) -> Classified:
+        """(7, 7, n_classes) probabilities of the 49 crops, and which readers gave them.
 
         A board with faint ink is read by the faint-ink readers (``readers_for``); a board
         the standard readers read doubtfully (``vision.classify.doubtful``) is read by the
@@ -345,12 +363,15 @@ class Recognizer:
         """
         readers = self.readers_for(crops.each)
         probs = self.read_with(readers, crops)
+        name = FAINT_READERS if readers is self.faint else STANDARD_READERS
         if (self.faint is not None and readers is not self.faint
                 and doubtful(probs, self.params.classify)):
             second = self.read_with(self.faint, crops)
             if second_reading_kept(probs, second, water_mask(self.classifier.meta.classes)):
-                probs = second
-        return probs.reshape(GRID, GRID, -1)
+                probs, name = second, SECOND_READING_KEPT
+            else:
+                name = SECOND_READING_DROPPED
+        return Classified(probs.reshape(GRID, GRID, -1), name)
 
     def read_with(self, readers: Readers, crops: Darkness) -> np.ndarray:
         """(49, n_classes) probabilities of the 49 crops read by ``readers``.
