@@ -242,7 +242,7 @@ def test_a_reading_is_doubtful_with_enough_unsure_spaces():
 
 
 def test_the_second_reading_is_kept_when_surer_unless_it_loses_the_water():
-    water = np.array([False, False, False, True])  # class 3 has a river side
+    water = [".", "H_H_", "R_R_", "W_W_"]  # the classes: the last has a river side
     doubtful_first = _probs([(0, 0.99)] * 45 + [(1, 0.5)] * 4)
     surer = _probs([(0, 0.99)] * 45 + [(2, 0.9)] * 4)
     assert second_reading_kept(doubtful_first, surer, water)

@@ -27,6 +27,9 @@ from vision.model_meta import (
     rotation_index_map,
 )
 from vision.onnx_model import NetworkIO, OnnxModel, softmax
+from vision.water_sighting import WaterParams, reads_water
+
+ANY_WATER = WaterParams(route_sure=0.0)  # reads_water: a best class with water, however sure
 
 
 @dataclass(frozen=True)
@@ -171,15 +174,13 @@ def doubt(probs: np.ndarray) -> float:
     return float((1.0 - probs.reshape(-1, probs.shape[-1]).max(axis=1)).sum())
 
 
-def second_reading_kept(first: np.ndarray, second: np.ndarray, water: np.ndarray) -> bool:
+def second_reading_kept(first: np.ndarray, second: np.ndarray, classes: list[str]) -> bool:
     """Whether a second reading of a board (the faint-ink readers') replaces the first (the
     standard readers'): it is less in doubt, and it keeps the water the first one shows (some
-    space's best class with a river or lake side; ``water`` masks those classes). The
+    space's best class with a river or lake side, however sure: ``reads_water``). The
     faint-ink base-game reader reads no water, and it is often surer of a board whose water
     it cannot see."""
-    def shows_water(probs: np.ndarray) -> bool:
-        return bool(water[probs.reshape(-1, probs.shape[-1]).argmax(axis=1)].any())
-    if shows_water(first) and not shows_water(second):
+    if reads_water(first, classes, ANY_WATER) and not reads_water(second, classes, ANY_WATER):
         return False
     return doubt(second) < doubt(first)
 

@@ -73,7 +73,6 @@ from vision.water_sighting import (
     WaterParams,
     reads_water,
     sight_water,
-    water_mask,
 )
 
 __all__ = ["PhotoError", "PhotoReading", "ReadParams", "Recognizer"]
@@ -367,7 +366,7 @@ class Recognizer:
         if (self.faint is not None and readers is not self.faint
                 and doubtful(probs, self.params.classify)):
             second = self.read_with(self.faint, crops)
-            if second_reading_kept(probs, second, water_mask(self.classifier.meta.classes)):
+            if second_reading_kept(probs, second, list(self.classifier.meta.classes)):
                 probs, name = second, SECOND_READING_KEPT
             else:
                 name = SECOND_READING_DROPPED

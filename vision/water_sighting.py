@@ -11,6 +11,7 @@ them read surely, for the expansion to be seen.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -48,9 +49,17 @@ class ExpansionSighting:
 
 
 def water_mask(classes: list[str]) -> np.ndarray:
-    """(n_classes,) bool: which classes have a river or lake side."""
-    return np.array([any(letter in side_letters(t) for letter in WATER_LETTERS)
+    """(n_classes,) bool, read-only: which classes have a river or lake side (worked out once
+    per class list: every read asks several times)."""
+    return _water_mask(tuple(classes))
+
+
+@lru_cache(maxsize=8)
+def _water_mask(classes: tuple[str, ...]) -> np.ndarray:
+    mask = np.array([any(letter in side_letters(t) for letter in WATER_LETTERS)
                      for t in classes])
+    mask.flags.writeable = False
+    return mask
 
 
 def reads_water(probs: np.ndarray, classes: list[str], params: WaterParams = WaterParams()
