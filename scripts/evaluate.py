@@ -41,11 +41,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from vision.classify import ClassifyParams
 from vision.ink_check import InkCheckParams
+from vision.marks import UNEXPLAINED, MarkParams
 from vision.model_files import models_dir
 from vision.model_meta import META_FILE, ModelMeta
 from vision.recognizer import PhotoError, ReadParams, Recognizer
 from vision.render import PhotoOptions, render_photo, sample_grid
 from vision.render.phone import PROFILES
+from vision.render.unread import KINDS as MARK_KINDS
 from vision.render.water_games import CHOICES, pick_expansions, water_board
 from vision.space_parts import same_space, side_letters, token_parts, turned_parts
 from vision.unbend import UnbendParams
@@ -85,13 +87,15 @@ TTA_MODES = {"unsure": ClassifyParams(), "all": ClassifyParams(sure=None),
 
 
 def _init(models: str, tta: str, ink_check: bool = True, unbend: bool = True,
-          faint_above: float = ClassifyParams().faint_above) -> None:
+          faint_above: float = ClassifyParams().faint_above, mark_check: bool = True,
+          mark_threshold: float | None = None) -> None:
     global _recognizer
     cv2.setNumThreads(1)
     _recognizer = Recognizer.load(models, params=ReadParams(
         classify=replace(TTA_MODES[tta], faint_above=faint_above),
         ink=InkCheckParams(enabled=ink_check),
-        unbend=UnbendParams(enabled=unbend)))
+        unbend=UnbendParams(enabled=unbend),
+        marks=MarkParams(enabled=mark_check, threshold=mark_threshold)))
 
 
 def space_corner_errors(read: np.ndarray | None, truth: np.ndarray | None
@@ -145,6 +149,7 @@ def evaluate_one(args: tuple) -> dict:
     rotation = sum(1 for r, c in wrong if truth[r][c] != "." and reading.grid[r][c] != "."
                    and _piece(truth[r][c]) == _piece(reading.grid[r][c]))
     flagged = {(item.row, item.col) for item in reading.review}
+    marked = {(item.row, item.col) for item in reading.review if UNEXPLAINED in item.reason}
     truth_lines = [" ".join(r) for r in truth]
     seen = tuple(sorted(s.name for s in reading.expansions_seen))
     true_total = _score_total(truth_lines, played)
@@ -157,7 +162,7 @@ def evaluate_one(args: tuple) -> dict:
     row.update(
         found=1, error="", wrong_spaces=len(wrong), rotation_errors=rotation,
         piece_errors=len(wrong) - rotation, unflagged_wrong=len(set(wrong) - flagged),
-        review=len(reading.review), warnings=len(reading.warnings),
+        review=len(reading.review), warnings=len(reading.warnings), mark_flags=len(marked),
         exact=int(not wrong), at_most_1_wrong=int(len(wrong) <= 1),
         score_exact="" if true_total is None or read_total is None else int(true_total == read_total),
         silent_wrong=int(bool(wrong) and not reading.review and not reading.warnings),
@@ -185,10 +190,20 @@ def evaluate_one(args: tuple) -> dict:
             covered_in_review=len(covered & flagged),
             covered_wrong=len(covered & set(wrong)),
             unread_in_review=len(unread & flagged),
+            unread_mark_flagged=len(unread & marked),
+            mark_flags_unmarked=len(marked - unread),
+            # marks rink does not score, and nothing on the board says to look
+            marked_silent=int(bool(unread) and not reading.review and not reading.warnings),
             silent_wrong_score=int(row["score_exact"] == 0 and not reading.review
                                    and not reading.warnings),
         )
     row["_probs"], row["_truth"] = reading.probs.astype(np.float32), truth  # for --probs
+    row["_marks"] = (np.full((7, 7), np.nan, np.float32) if reading.marks is None
+                     else reading.marks.astype(np.float32))
+    truth_marks = np.zeros((7, 7), np.uint8)  # 1 + the mark's kind (MARK_KINDS), 0: none
+    for r, c, kind in photo.unread or []:
+        truth_marks[r, c] = 1 + MARK_KINDS.index(kind)
+    row["_unread"] = truth_marks
     return row
 
 
@@ -210,6 +225,8 @@ def summarise(rows: list[dict]) -> dict:
         "score_exact_pct": (100 * sum(r["score_exact"] for r in scored) / n) if scored else None,
         "silent_wrong_pct": 100 * sum(r["silent_wrong"] for r in found) / n,
         "wrong_spaces_not_in_review": sum(r["unflagged_wrong"] for r in found),
+        "mark_flags_per_board": round(sum(r["mark_flags"] for r in found) / len(found), 3)
+        if found else None,
         "boards_with_review_pct": 100 * sum(1 for r in found if r["review"]) / n,
         "top_confusions (truth>read: count)": dict(Counter(
             pair for r in found if r["corner_error_spaces"] <= 0.3
@@ -290,6 +307,13 @@ def condition_figures(rows: list[dict]) -> dict:
         "covered_read_wrong_pct": _share(sum(r["covered_wrong"] for r in found), covered),
         "unread_spaces": unread,
         "unread_in_review_pct": _share(sum(r["unread_in_review"] for r in found), unread),
+        "unread_mark_flagged_pct": _share(sum(r["unread_mark_flagged"] for r in found), unread),
+        "boards_with_marks_none_in_review": sum(
+            1 for r in found if r["unread_spaces"] and not r["unread_in_review"]),
+        "boards_with_marks_silent_pct": _share(sum(r["marked_silent"] for r in found),
+                                               sum(1 for r in found if r["unread_spaces"])),
+        "mark_flags_on_unmarked_per_board": round(
+            sum(r["mark_flags_unmarked"] for r in found) / len(found), 3) if found else None,
         "top_confusions": dict(Counter(
             pair for r in found for pair in r["confusions"].split()).most_common(6)),
         **corner_figures(found),
@@ -339,7 +363,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", type=Path, default=None, help="also write the summary here")
     parser.add_argument("--probs", type=Path, default=None,
                         help="also save each found board's space probabilities and true "
-                             "grid here (.npz), to study decoding without reading again")
+                             "grid here (.npz), to study decoding without reading again; "
+                             "with the mark heads' probabilities and the true marks")
     parser.add_argument("--conditions", choices=sorted(PROFILES), default=None,
                         help="render with this condition profile and report figures per "
                              "condition (default: the renderer's own conditions)")
@@ -348,6 +373,11 @@ def main(argv: list[str] | None = None) -> int:
                              "45 %% Lake, 10 %% both)")
     parser.add_argument("--no-ink-check", action="store_true",
                         help="read without the ink check (vision.ink_check), for before/after")
+    parser.add_argument("--no-mark-check", action="store_true",
+                        help="read without the mark head's review entries (vision.marks)")
+    parser.add_argument("--mark-threshold", type=float, default=None,
+                        help="list spaces whose mark probability reaches this (default: the "
+                             "network's own threshold, vision.marks)")
     parser.add_argument("--no-unbend", action="store_true",
                         help="read without following the printed lines (vision.unbend): one "
                              "homography for the whole grid, for before/after")
@@ -363,7 +393,8 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as tmp, \
             Pool(args.workers, initializer=_init,
                  initargs=(args.models, args.tta, not args.no_ink_check,
-                           not args.no_unbend, args.faint_above)) as pool:
+                           not args.no_unbend, args.faint_above, not args.no_mark_check,
+                           args.mark_threshold)) as pool:
         jobs = [(args.seed + i, args.megapixels, tmp, args.conditions, args.expansion)
                 for i in range(args.n)]
         rows = []
@@ -371,12 +402,16 @@ def main(argv: list[str] | None = None) -> int:
             rows.append(row)
             if (i + 1) % 50 == 0:
                 print(f"{i + 1}/{args.n} photos, {time.time() - start:.0f}s", flush=True)
-    studied = [(r["seed"], r.pop("_probs"), r.pop("_truth")) for r in rows if "_probs" in r]
+    studied = [(r["seed"], r.pop("_probs"), r.pop("_truth"), r.pop("_marks"), r.pop("_unread"))
+               for r in rows if "_probs" in r]
     if args.probs:
         args.probs.parent.mkdir(parents=True, exist_ok=True)
-        np.savez_compressed(args.probs, seeds=np.array([s for s, _, _ in studied]),
-                            probs=np.array([p for _, p, _ in studied], np.float32),
-                            truth=np.array([t for _, _, t in studied]),
+        np.savez_compressed(args.probs, seeds=np.array([s[0] for s in studied]),
+                            probs=np.array([s[1] for s in studied], np.float32),
+                            truth=np.array([s[2] for s in studied]),
+                            marks=np.array([s[3] for s in studied], np.float32),
+                            unread=np.array([s[4] for s in studied], np.uint8),
+                            mark_kinds=np.array(MARK_KINDS),
                             classes=np.array(ModelMeta.load(Path(args.models) / META_FILE).classes))
     fields = sorted({k for r in rows for k in r}, key=lambda k: (k != "seed", k))
     with args.csv.open("w", newline="") as f:

@@ -11,7 +11,9 @@ never exact), and stored as flat-fielded ink darkness exactly as inference compu
 - ``wide``: (N, W, W) uint8, a small view with 2.5 spaces of margin (for the orienter);
 - ``blue``: (N, S, S) uint8, the board's ink blueness (vision.crops.ink_blueness; data version 6);
 - ``labels``: (N, 7, 7) class indices (vision.space_parts.CLASSES, matched by side kinds and
-  joins; -1 for tokens outside them and for spaces a hand, pen or die hides).
+  joins; -1 for tokens outside them and for spaces a hand, pen or die hides);
+- ``marks``: (N, 7, 7) uint8, 1 where the space holds a mark rink does not read (an
+  expansion's mark, a scribble, a correction: vision.render.unread; data version 7).
 
 ``--expansion river|lake|both|mix`` draws Deep Blue boards (vision.render.water_games) instead
 of base boards; ``--conditions phone`` renders with a condition profile (vision.render.phone:
@@ -44,13 +46,14 @@ from vision.render.phone import PROFILES
 from vision.render.water_games import CHOICES, pick_expansions, water_board
 from vision.space_parts import CLASSES, class_index, class_of
 
-# v6: as v5, plus each board's ink blueness (vision.crops.ink_blueness, "blue"), the second
+# v7: as v6, plus each space's unread-mark label ("marks"; profile phone_marked draws marks on
+# every board); v6: as v5, plus each board's ink blueness (vision.crops.ink_blueness, "blue"), the second
 # input channel of networks with ink_channels "each+blue";
 # v5: crops of vision.crops.ink_darkness taking each colour channel against its own paper
 # (the same as v4 on white or grey paper); v4 (--darkest-channel): labels over the 190
 # classes of vision.space_parts (base, odd and water drawings), hidden spaces -1, crops of
 # the darkest channel (v3: 83 base classes; v2: 51; v1: 32 px per space)
-DATA_VERSION = "v6"
+DATA_VERSION = "v7"
 DARKEST_CHANNEL_VERSION = "v4"
 BOARD = CanonicalBoard(cell_px=48, pad_px=24)
 CORNER_JITTER = 0.04  # sigma of the simulated locator error, in spaces
@@ -60,9 +63,9 @@ _INDEX = class_index(CLASSES)
 
 def make_sample(seed: int, mp_range: tuple[float, float], expansion: str | None = None,
                 conditions: str | None = None, each_channel: bool = True
-                ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """One rendered photo -> (board darkness, wide darkness, 7x7 labels, board blueness);
-    ``each_channel`` as ``vision.crops.ink_darkness``."""
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """One rendered photo -> (board darkness, wide darkness, 7x7 labels, board blueness,
+    7x7 unread marks); ``each_channel`` as ``vision.crops.ink_darkness``."""
     rng = np.random.default_rng([seed, 77])
     if expansion is None:
         grid, played = sample_grid(rng), ()
@@ -80,9 +83,12 @@ def make_sample(seed: int, mp_range: tuple[float, float], expansion: str | None 
     for (r, c), hidden in (photo.covered or {}).items():
         if hidden >= HIDDEN:
             labels[r, c] = -1
+    marks = np.zeros((7, 7), np.uint8)
+    for r, c, _ in photo.unread or []:
+        marks[r, c] = 1
     return (ink_darkness(flat, BOARD.cell_px, each_channel),
             ink_darkness(wide, WIDE_BOARD.cell_px, each_channel), labels,
-            ink_blueness(flat, BOARD.cell_px))
+            ink_blueness(flat, BOARD.cell_px), marks)
 
 
 def _worker(args: tuple):
@@ -126,8 +132,9 @@ def main(argv: list[str] | None = None) -> int:
             seeds = range(args.seed + first, args.seed + min(first + args.part_size, args.n))
             results = mapper(_worker, [(s, (args.mp_min, args.mp_max), args.expansion,
                                         args.conditions, each_channel) for s in seeds])
-            boards, wide, labels, blue = (np.stack(x) for x in zip(*results))
-            extra = {"blue": blue} if each_channel else {}  # version 4 had no blueness
+            boards, wide, labels, blue, marks = (np.stack(x) for x in zip(*results))
+            # version 4 had neither blueness nor marks
+            extra = {"blue": blue, "marks": marks} if each_channel else {}
             np.savez(path, boards=boards, wide=wide, labels=labels, **extra,
                      cell_px=BOARD.cell_px,
                      pad_px=BOARD.pad_px, data_version=version,

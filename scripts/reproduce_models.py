@@ -42,6 +42,12 @@ This is the recipe that produced ``models/cell_classifier.*`` (the parts network
    ``data/faint_v6``: shipped as ``faint_cell_classifier.*`` (the faint-ink parts network;
    step 7's base-game reader still reads faint boards without water).
 11. The round-number reader (6 epochs on the step-1 boards, 10 minutes).
+12. The mark heads (issue 14: ink the reading does not explain, vision.marks): phone-condition
+   boards of data version 7 with marks on every board (4,800 photos, profile phone_marked,
+   about 9 minutes), then a mark head on each shipped parts network (steps 9 and 10), its
+   features frozen so that its readings do not change, with 1,600 boards of steps 9 and 10
+   as more spaces without marks, 5 epochs (about 15 minutes each); the ONNX files are
+   exported again with the head's output beside the others.
 
 Steps 1-6 cut their crops from the darkest channel (data version 4, ``--darkest-channel``),
 as they were made for the shipped models; steps 7-10 cut version 5 or 6, as the reader cuts
@@ -67,6 +73,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import generate_dataset  # scripts/ is not a package: imported from its folder
 import train_classifier
+import train_mark_head
 import train_round_numbers
 
 from vision.model_meta import (
@@ -136,6 +143,17 @@ FAINT_V6_TUNING = ["--epochs", "2", "--width", "16", "--orienter-epochs", "0", "
 # smallest and largest photo in megapixels).
 HELDOUT = ("heldout_orient", 8_200_000, 400, 1.0, 12.0)
 NUMBERS_TRAINING = ["--epochs", "6", "--threads", "2", "--seed", "20261130"]
+# Data version 7: marks rink does not read on every board; the mark heads are trained on it
+# and on 1,600 boards of steps 9 and 10 without marks (1,400 of them in the renderer's own
+# conditions, so that clean boards are not flagged)
+MARKED_DATASETS = [("v9_marked", 1_150_000, 1_600, 2.5, None, "phone_marked"),
+                   ("v9_marked_water", 1_160_000, 800, 2.5, "mix", "phone_marked"),
+                   ("v9_marked2", 1_152_000, 1_600, 2.5, None, "phone_marked"),
+                   ("v9_marked_water2", 1_162_000, 800, 2.5, "mix", "phone_marked")]
+UNMARKED_PARTS = ("v8_base/part000.npz", "v8_base/part001.npz", "v8_base/part002.npz",
+                  "v8_base/part003.npz", "v8_water/part000.npz", "v8_water/part001.npz",
+                  "v8_water2/part000.npz", "v8_phone/part000.npz")
+MARK_TRAINING = ["--epochs", "5", "--threads", "2", "--seed", "20261209"]
 
 
 def make_data(root: Path, datasets: list[tuple], workers: int, each_channel: bool = False
@@ -255,6 +273,15 @@ def main(argv: list[str] | None = None) -> int:
                                 "scripts/generate_dataset.py " + " ".join(heldout_args),
                                 info["recipe"]])
     numbers_meta.write_text(json.dumps(info, indent=1) + "\n")
+    marked, _ = make_data(args.data, MARKED_DATASETS, args.workers, each_channel=True)
+    print(f"data version 7 ready after {time.time() - start:.0f}s", flush=True)
+    unmarked = [str(args.data / part) for part in UNMARKED_PARTS]
+    for weights, stem in ((stage4 / "cell_classifier.pt", "cell_classifier"),
+                          (faint_v6 / "cell_classifier.pt", "faint_cell_classifier")):
+        train_mark_head.main(["--init", str(weights), "--meta", str(args.out / f"{stem}.json"),
+                              "--data", *marked, *unmarked, "--out", str(args.out),
+                              "--name", stem, "--head-out",
+                              str(args.data / f"{stem}_mark_head.pt"), *MARK_TRAINING])
     print(f"models in {args.out} after {time.time() - start:.0f}s")
     return 0
 

@@ -97,3 +97,29 @@ def test_deep_blue_renders_report_water_figures(tmp_path):
     for row in rows:
         assert row["seen_right"] == str(int(sorted(row["seen"].split()) ==
                                             sorted(row["played"].split())))
+
+
+def test_boards_with_marks_report_how_the_marks_fared(tmp_path):
+    """--conditions plain_marks: every board carries marks rink does not read; the rows, the
+    summary and the saved arrays say which were put in review, by the mark head or at all."""
+    evaluate = load_script("evaluate")
+    assert evaluate.main(["--n", "2", "--seed", "8960001", "--conditions", "plain_marks",
+                          "--workers", "1", "--csv", str(tmp_path / "m.csv"),
+                          "--json", str(tmp_path / "m.json"),
+                          "--probs", str(tmp_path / "m.npz")]) == 0
+    rows = list(csv.DictReader((tmp_path / "m.csv").open()))
+    figures = json.loads((tmp_path / "m.json").read_text())["by_condition"]["all"]
+    saved = np.load(tmp_path / "m.npz")
+    assert [r["found"] for r in rows] == ["1", "1"]
+    for row in rows:
+        unread, flagged = int(row["unread_spaces"]), int(row["unread_mark_flagged"])
+        assert unread >= 1 and flagged <= int(row["unread_in_review"]) <= unread
+        assert int(row["mark_flags"]) == flagged + int(row["mark_flags_unmarked"])
+        assert row["marked_silent"] == str(int(row["review"] == "0" and row["warnings"] == "0"))
+    assert figures["unread_spaces"] == sum(int(r["unread_spaces"]) for r in rows)
+    assert figures["boards_with_marks_silent_pct"] is not None
+    assert saved["unread"].shape == saved["marks"].shape == (2, 7, 7)
+    assert int((saved["unread"] > 0).sum()) == figures["unread_spaces"]
+    kinds = list(saved["mark_kinds"])
+    assert "tentacle" in kinds and saved["unread"].max() <= len(kinds)
+    assert ((saved["marks"] >= 0) & (saved["marks"] <= 1)).all()

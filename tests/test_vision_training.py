@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import asdict
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -93,7 +94,7 @@ def test_data_and_training_are_reproducible(tmp_path):
 
 
 def test_the_ink_measure_travels_from_the_data_to_the_model(tmp_path):
-    """Data version 6 (as 5) cuts crops from each colour channel, version 4
+    """Data version 7 (as 5 and 6) cuts crops from each colour channel, version 4
     (--darkest-channel) from the darkest; a model records which (ModelMeta.ink_channels),
     so that the reader gives it its crops cut the same way."""
     generate = load_script("generate_dataset")
@@ -104,8 +105,9 @@ def test_the_ink_measure_travels_from_the_data_to_the_model(tmp_path):
     assert generate.main([*common, "--out", str(darkest), "--darkest-channel"]) == 0
     assert generate.main([*common, "--out", str(each)]) == 0
     with np.load(darkest / "part000.npz") as d4, np.load(each / "part000.npz") as d5:
-        assert (str(d4["data_version"]), str(d5["data_version"])) == ("v4", "v6")
+        assert (str(d4["data_version"]), str(d5["data_version"])) == ("v4", "v7")
         assert "blue" in d5 and "blue" not in d4
+        assert "marks" in d5 and not d5["marks"].any()  # the renderer's own conditions: none
         np.testing.assert_array_equal(d4["labels"], d5["labels"])
         assert not np.array_equal(d4["boards"], d5["boards"])  # tinted paper differs
     for parts, expected in (([darkest], "darkest"), ([darkest, each], "each")):
@@ -116,7 +118,7 @@ def test_the_ink_measure_travels_from_the_data_to_the_model(tmp_path):
         meta = ModelMeta.load(models / "cell_classifier.json")
         assert meta.ink_channels == expected
         assert meta.data_version.startswith("generate_dataset v4" + (
-            " + v6" if expected == "each" else ","))
+            " + v7" if expected == "each" else ","))
 
 
 def test_augmentation_turns_labels_with_the_crops():
@@ -178,7 +180,7 @@ def test_the_blue_channel_travels_from_the_data_to_the_model(tmp_path):
     assert generate.main([*common, "--out", str(v6)]) == 0
     assert generate.main([*common, "--out", str(v4), "--darkest-channel"]) == 0
     with np.load(v6 / "part000.npz") as d:
-        assert str(d["data_version"]) == "v6" and d["blue"].shape == d["boards"].shape
+        assert str(d["data_version"]) == "v7" and d["blue"].shape == d["boards"].shape
         assert d["blue"].max() > 0  # blue water or ink somewhere on the two boards
     training = ["--epochs", "1", "--batch", "16", "--val-fraction", "0.5",
                 "--orienter-epochs", "0", "--no-ink-gain"]
@@ -205,3 +207,45 @@ def test_the_blue_channel_travels_from_the_data_to_the_model(tmp_path):
     x = torch.from_numpy(crops[:8].astype(np.float32) / 255)
     with torch.no_grad():
         torch.testing.assert_close(wide(x)[0], narrow(x[:, :1])[0])
+
+
+def test_a_mark_head_is_added_without_changing_the_reading(tmp_path):
+    """generate_dataset.py labels the marks of profile phone_marked; train_mark_head.py puts a
+    head on a trained parts network (here the shipped one, frozen) and exports it with a
+    fourth output, while the network's own outputs stay as they were."""
+    import onnxruntime as ort
+
+    from vision.model_files import models_dir
+    from vision.onnx_model import softmax
+
+    generate = load_script("generate_dataset")
+    train_marks = load_script("train_mark_head")
+    data = tmp_path / "data"
+    assert generate.main(["--n", "4", "--seed", "4500", "--out", str(data), "--workers", "1",
+                          "--part-size", "4", "--mp-min", "1", "--mp-max", "1.2",
+                          "--conditions", "phone_marked"]) == 0
+    part = data / "part000.npz"
+    with np.load(part) as d:
+        assert d["marks"].shape == (4, 7, 7) and d["marks"].sum(axis=(1, 2)).min() >= 1
+        assert str(d["data_version"]) == "v7"
+    shipped = models_dir()
+    out = tmp_path / "models"
+    weights = Path(__file__).resolve().parents[1] / "models" / "cell_classifier.pt"
+    assert train_marks.main(["--init", str(weights),
+                             "--meta", str(shipped / "cell_classifier.json"), "--data", str(part),
+                             "--out", str(out), "--epochs", "1", "--batch", "32",
+                             "--val-fraction", "0.25"]) == 0
+    meta = ModelMeta.load(out / "cell_classifier.json")
+    assert meta.mark_head["output"] == "marks" and 0.0 < meta.mark_head["threshold"] < 1.0
+    assert meta.classes == ModelMeta.load(shipped / "cell_classifier.json").classes
+    with np.load(part) as d:
+        crops = np.stack([d["boards"][0, 12:84, 12:84], d["blue"][0, 12:84, 12:84]])[None]
+    x = ((crops.astype(np.float32) / 255.0 - meta.mean) / meta.std).repeat(3, axis=0)
+    before = ort.InferenceSession(str(shipped / "cell_classifier.onnx")).run(None, {"crops": x})
+    after = ort.InferenceSession(str(out / "cell_classifier.onnx")).run(None, {"crops": x})
+    assert after[3].shape == (3,)
+    for old, new in zip(before[:3], after[:3], strict=True):
+        np.testing.assert_allclose(new, old, atol=1e-5)
+    probs, marks = CellClassifier.load(out).first_reading(np.repeat(crops, 3, axis=0))
+    np.testing.assert_allclose(probs, softmax(before[0] / meta.temperature), atol=1e-5)
+    assert marks.shape == (3,) and ((marks >= 0) & (marks <= 1)).all()

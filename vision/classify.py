@@ -91,6 +91,25 @@ class CellClassifier(OnnxModel):
         return NetworkIO(meta.input_name, meta.mean, meta.std, meta.temperature,
                          meta.output_name)
 
+    @property
+    def mark_threshold(self) -> float | None:
+        """The probability above which its mark head says a space holds ink the reading
+        does not explain (vision.marks), from its metadata; None: it has no mark head."""
+        head = self.meta.mark_head
+        return float(head["threshold"]) if head and "threshold" in head else None
+
+    def first_reading(self, crops: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
+        """One board's crops read once: (N, n_classes) calibrated probabilities, and (N,)
+        probabilities of the mark head (vision.marks) from the same call, None when the
+        network has none."""
+        x = self.network_input(self.board_input(crops))
+        if self.mark_threshold is None:
+            return self.calibrated(self.run(x)), None
+        logits, marks = self.session.run([self.io.output_name or "logits",
+                                          self.meta.mark_head.get("output", "marks")],
+                                         {self.io.input_name: x})
+        return self.calibrated(logits), 1.0 / (1.0 + np.exp(-marks.reshape(-1)))
+
     def read(self, crops: np.ndarray, turns: int = 1, sure: float | None = None,
              first: np.ndarray | None = None) -> np.ndarray:
         """(N, n_classes) calibrated probabilities of space crops; ``turns`` > 1 averages

@@ -90,6 +90,9 @@ class ModelMeta:
     accuracy: dict = field(default_factory=dict)
     notes: str = ""
     recipe: str = ""  # the commands that produced the model (data and training)
+    # The mark head (scripts/train_mark_head.py; vision.marks): output name, the threshold on
+    # its probability, its training data and validation figures; empty: the network has none
+    mark_head: dict = field(default_factory=dict)
 
     @classmethod
     def load(cls, path: Path) -> ModelMeta:

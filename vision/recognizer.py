@@ -53,6 +53,7 @@ from vision.errors import PhotoError
 from vision.image_io import LoadedPhoto, load_source
 from vision.ink_check import InkCheckParams, check_ink, measure_ink
 from vision.locate import LocateParams, find_lattice
+from vision.marks import MarkParams, check_marks, mark_threshold, marks_warning
 from vision.model_files import models_dir as shipped_models_dir
 from vision.orient import WIDE_BOARD, BoardOrienter, OrientParams
 from vision.rectify import (
@@ -95,6 +96,7 @@ class ReadParams:
     water: WaterParams = field(default_factory=WaterParams)
     water_colour: WaterColourParams = field(default_factory=WaterColourParams)
     unbend: UnbendParams = field(default_factory=UnbendParams)
+    marks: MarkParams = field(default_factory=MarkParams)
 
 
 # Which readers' reading a board's is (Classified.readers, PhotoReading.readers)
@@ -106,11 +108,22 @@ SECOND_READING_DROPPED = "standard, second reading dropped"
 
 @dataclass
 class Classified:
-    """The classify stage's output: (7, 7, n_classes) probabilities, and which readers gave
-    them (one of the names above)."""
+    """The classify stage's output: (7, 7, n_classes) probabilities, which readers gave them
+    (one of the names above), and what their parts network's mark head says (vision.marks)."""
 
     probs: np.ndarray
     readers: str
+    marks: np.ndarray | None = None  # (7, 7) probability of ink the reading does not explain
+    mark_threshold: float | None = None  # the reading network's threshold on ``marks``
+
+
+@dataclass
+class Reading:
+    """One set of readers' reading of a board's 49 crops."""
+
+    probs: np.ndarray  # (49, n_classes)
+    marks: np.ndarray | None  # (49,) the parts network's mark head; None: it has none
+    mark_threshold: float | None
 
 
 @dataclass
@@ -136,6 +149,9 @@ class PhotoReading:
     space_corners: np.ndarray | None = None
     bend: Unbend | None = None  # the printed lines followed (None: not looked for)
     readers: str = ""  # which readers' reading this is (Classified.readers)
+    # (7, 7) probability that a space holds ink the reading does not explain (vision.marks);
+    # None when the reading network has no mark head
+    marks: np.ndarray | None = None
 
     def grid_lines(self) -> list[str]:
         """The grid as 7 strings of space-separated tokens (board-spec 4.2)."""
@@ -265,6 +281,8 @@ class Recognizer:
             self.params.acceptance)
         with clock("water"):
             grid, review, seen = self.read_water(decoded, probs, upright.crops)
+        review = check_marks(grid, review, classified.marks,
+                             mark_threshold(classified.mark_threshold, self.params.marks))
         if self.params.ink.enabled:  # after acceptance: its flags never refuse a photo
             with clock("ink_check"):
                 measures = measure_ink(upright.flat, self.board, self.params.ink)
@@ -277,9 +295,9 @@ class Recognizer:
             board_image=upright.flat, board=self.board, timings=clock.timings(),
             warnings=lattice.warnings + orientation_warnings(upright.confidence,
                                                              self.params.acceptance)
-            + unbend_warnings(straight.bend) + doubts,
+            + unbend_warnings(straight.bend) + doubts + marks_warning(review, self.params.marks),
             expansions_seen=seen, space_corners=space_quads(upright.lattice / photo.scale),
-            bend=straight.bend, readers=classified.readers)
+            bend=straight.bend, readers=classified.readers, marks=classified.marks)
 
     def read_water(self, decoded: Decoded, probs: np.ndarray, crops: Darkness
                    ) -> tuple[list[list[str]], list[ReviewEntry], list[ExpansionSighting]]:
@@ -361,19 +379,23 @@ class Recognizer:
         (``second_reading_kept``).
         """
         readers = self.readers_for(crops.each)
-        probs = self.read_with(readers, crops)
+        reading = self.read_with(readers, crops)
         name = FAINT_READERS if readers is self.faint else STANDARD_READERS
         if (self.faint is not None and readers is not self.faint
-                and doubtful(probs, self.params.classify)):
+                and doubtful(reading.probs, self.params.classify)):
             second = self.read_with(self.faint, crops)
-            if second_reading_kept(probs, second, list(self.classifier.meta.classes)):
-                probs, name = second, SECOND_READING_KEPT
+            if second_reading_kept(reading.probs, second.probs,
+                                   list(self.classifier.meta.classes)):
+                reading, name = second, SECOND_READING_KEPT
             else:
                 name = SECOND_READING_DROPPED
-        return Classified(probs.reshape(GRID, GRID, -1), name)
+        marks = None if reading.marks is None else reading.marks.reshape(GRID, GRID)
+        return Classified(reading.probs.reshape(GRID, GRID, -1), name, marks,
+                          reading.mark_threshold)
 
-    def read_with(self, readers: Readers, crops: Darkness) -> np.ndarray:
-        """(49, n_classes) probabilities of the 49 crops read by ``readers``.
+    def read_with(self, readers: Readers, crops: Darkness) -> Reading:
+        """The 49 crops read by ``readers``: (49, n_classes) probabilities, and the parts
+        network's mark head (vision.marks) from its first reading.
 
         The parts network reads every board once; a board on which it reads no water is read
         by the base-game reader (when there is one), whose probabilities are given over the
@@ -383,13 +405,16 @@ class Recognizer:
         """
         tta = self.params.classify
         parts = crops.by(readers.parts.meta.ink_channels)
-        first = readers.parts.read(parts)
+        first, marks = readers.parts.first_reading(parts)
+        threshold = readers.parts.mark_threshold
         classes = list(readers.parts.meta.classes)
         if readers.base is not None and not reads_water(first, classes, self.params.water):
             base = readers.base.read(crops.by(readers.base.meta.ink_channels), turns=tta.turns,
                                      sure=tta.sure)
-            return in_classes(base, list(readers.base.meta.classes), classes)
-        return readers.parts.read(parts, turns=tta.turns, sure=tta.sure, first=first)
+            return Reading(in_classes(base, list(readers.base.meta.classes), classes), marks,
+                           threshold)
+        return Reading(readers.parts.read(parts, turns=tta.turns, sure=tta.sure, first=first),
+                       marks, threshold)
 
     def readers_for(self, crops: np.ndarray) -> Readers:
         """The faint-ink readers for a board with faint ink (``vision.classify.has_faint_ink``

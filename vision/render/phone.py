@@ -13,7 +13,9 @@ from dataclasses import asdict, dataclass, replace
 
 import numpy as np
 
-PROFILE_VERSION = 1  # bump when a profile's renders change (recorded in every truth file)
+PROFILE_VERSION = 2  # bump when a profile's renders change (recorded in every truth file)
+# 2: the unread marks vary more (anywhere in the space, more sizes) and include the
+# investigator and tentacles (vision.render.unread); renders without marks are unchanged
 
 Choices = tuple[tuple[str, float], ...]
 
@@ -46,6 +48,15 @@ class PhoneConditions:
 PROFILES: dict[str, PhoneConditions] = {
     "phone": PhoneConditions(),
     "phone_marks": PhoneConditions(name="phone_marks", unread_marks=0.5),
+    # training data for the mark head (scripts/train_mark_head.py): marks on every board
+    "phone_marked": PhoneConditions(name="phone_marked", unread_marks=1.0),
+    # boards with marks on a flat sheet in room light, drawn with a marker, nothing else hard:
+    # what a player of the Eldritch or Electricity expansions photographs on a good day
+    "plain_marks": PhoneConditions(
+        name="plain_marks", sheet=(("flat", 1.0),), ink=(("marker", 1.0),),
+        light=(("room", 1.0),), shaky=0.0, legs=0.0, sloppy=0.0, low_res=0.0, small_board=0.0,
+        denoise_dim=0.0, denoise_other=0.0, reflection=0.0, hand=0.0, pen=0.0, die=0.0,
+        unread_marks=1.0),
 }
 # sub-seeds of the photo seed used by the profile (render_photo's own parts are 0-9)
 PART_DRAW, PART_INK, PART_SHEET, PART_MARKS, PART_OBJECTS, PART_LIGHT, PART_SENSOR = range(20, 27)

@@ -131,6 +131,7 @@ class PhonePhoto:
                         color,
                         max(ink.line_width, 0.025),
                         mrng,
+                        token=grid[r][c],
                     )
                 )
         draw_grid_phone(board, grid, board_style, ink, rng, rounds, self.habits, density, drawers,

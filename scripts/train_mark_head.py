@@ -1,0 +1,246 @@
+"""Train the mark head: one more output on a trained parts network, for ink it does not read.
+
+    nice -n 10 .venv/bin/python scripts/train_mark_head.py --init models/cell_classifier.pt \
+        --meta models/cell_classifier.json --data data/v9_marked/*.npz ... --out out/marks
+
+The parts network (``train_classifier.CellNet``) reads a space's route from its features. The
+marks of the expansions rink does not read from photos (portal letters, ritual sites, clues,
+street lamps, lightning, charges, the investigator) and a player's scribbles and corrections
+are ink that no route explains; the mark head learns, from the same features, whether a space
+holds such ink (issue 14: such a space goes to review). The network's own weights are frozen,
+so its readings are exactly those it gave before; the head branches off its early 18 x 18
+map (two small convolution blocks, then the largest response over the space itself, not its
+margin) and is one more ONNX output, ``marks`` (N,) logits, computed in the same call as the reading.
+
+Data: ``generate_dataset.py --conditions phone_marked`` (data version 7: every board has 1-6
+spaces with marks, their ``marks`` labels) and, as more spaces without marks, boards of
+earlier data (a file without ``marks`` has none). Spaces a hand, pen or die hides (label -1)
+are left out. The threshold shipped in the metadata keeps the share of unmarked validation
+spaces flagged at ``--false-rate``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import os
+import sys
+import time
+from pathlib import Path
+
+os.environ.setdefault("OMP_NUM_THREADS", "2")
+
+import numpy as np
+import torch
+from torch import nn
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from train_classifier import Augmenter, CellNet, centre_batch, cut_crops, export_onnx
+
+from vision.crops import InkGain
+from vision.model_meta import ModelMeta
+
+BRANCH = 7  # CellNet.features[:7]: the 18 x 18 map after the second block and its pool
+
+
+class MarkHead(nn.Module):
+    """(N, 2 w, 18, 18) features of the network's second block -> (N,) logits that the space
+    holds a mark: two small convolution blocks of its own (strokes seen by the shared early
+    layers, shapes that are not routes learnt here), the largest response over the space's
+    own cells of the 9 x 9 map (the crop's 12 px context each side left out), a linear
+    layer."""
+
+    def __init__(self, channels: int, hidden: int = 32) -> None:
+        super().__init__()
+        self.conv = nn.Sequential(
+            nn.Conv2d(channels, hidden, 3, padding=1, bias=False), nn.BatchNorm2d(hidden),
+            nn.ReLU(), nn.MaxPool2d(2),
+            nn.Conv2d(hidden, hidden, 3, padding=1, bias=False), nn.BatchNorm2d(hidden),
+            nn.ReLU())
+        self.out = nn.Linear(hidden, 1)
+
+    def forward(self, features: torch.Tensor) -> torch.Tensor:
+        inside = self.conv(features)[:, :, 1:8, 1:8]
+        return self.out(inside.amax(dim=(2, 3))).squeeze(1)
+
+
+class MarkedCellNet(nn.Module):
+    """A trained CellNet with the mark head beside its own head. Outputs: ``logits``,
+    ``sides``, ``joins`` exactly as the CellNet's, and ``marks`` (N,) logits."""
+
+    def __init__(self, net: CellNet, head: MarkHead) -> None:
+        super().__init__()
+        self.net, self.head = net, head
+
+    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, ...]:
+        early = self.net.features[:BRANCH](x)
+        out = self.net.head(self.net.features[BRANCH:](early))
+        k = 4 * self.net.n_kinds
+        sides, joins = out[:, :k].reshape(-1, 4, self.net.n_kinds), out[:, k:]
+        return self.net.class_scores(sides, joins), sides, joins, self.head(early)
+
+
+def load_marked(paths: list[Path]) -> tuple[np.ndarray, np.ndarray, str]:
+    """Boards (N, 2, S, S): ink darkness and blueness; labels (N, 7, 7): 1 a mark, 0 none,
+    -1 hidden or unknown; and a description of the data."""
+    boards, labels, parts = [], [], []
+    for path in paths:
+        with np.load(path, allow_pickle=False) as data:
+            if "blue" not in data:
+                raise SystemExit(f"{path}: no ink blueness (data version 6 or later needed)")
+            marks = data["marks"] if "marks" in data else np.zeros_like(data["labels"])
+            boards.append(np.stack([data["boards"], data["blue"]], axis=1))
+            labels.append(np.where(data["labels"] < 0, -1, marks.astype(np.int16)))
+            seeds = data["seeds"]
+            parts.append(f"{path.parent.name}/{path.name} ({data['data_version'].item()}, "
+                         f"seeds {seeds[0]}-{seeds[-1]})")
+    return np.concatenate(boards), np.concatenate(labels), ", ".join(parts)
+
+
+def network_input(crops: np.ndarray, augment: Augmenter | None) -> torch.Tensor:
+    """Crops with their jitter border -> normalised input: augmented (offset, turn, mirror,
+    contrast, noise; the mark label does not change) or the centre cut."""
+    if augment is None:
+        return centre_batch(crops)
+    x, _ = augment(crops, np.zeros(len(crops), np.int64))
+    return x
+
+
+def mark_logits(model: MarkedCellNet, crops: np.ndarray) -> np.ndarray:
+    """The head's logits on un-augmented crops."""
+    model.eval()
+    with torch.no_grad():
+        return torch.cat([model(centre_batch(crops[i:i + 1024]))[3]
+                          for i in range(0, len(crops), 1024)]).numpy()
+
+
+def figures(logits: np.ndarray, labels: np.ndarray, false_rate: float) -> dict:
+    """The threshold that flags ``false_rate`` of the unmarked spaces, and what it catches."""
+    neg, pos = logits[labels == 0], logits[labels == 1]
+    threshold = float(np.quantile(neg, 1.0 - false_rate))
+    probability = float(1.0 / (1.0 + np.exp(-threshold)))
+    return {"threshold_logit": round(threshold, 4), "threshold": round(probability, 4),
+            "marked_caught": round(float((pos > threshold).mean()), 4),
+            "unmarked_flagged": round(float((neg > threshold).mean()), 5),
+            "marked_caught_at_0.5": round(float((pos > 0).mean()), 4),
+            "unmarked_flagged_at_0.5": round(float((neg > 0).mean()), 5),
+            "validation_marked": len(pos), "validation_unmarked": len(neg)}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--init", type=Path, required=True, help="the parts network (.pt)")
+    parser.add_argument("--meta", type=Path, required=True, help="its metadata (.json)")
+    parser.add_argument("--data", type=Path, nargs="+", required=True)
+    parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--name", default=None,
+                        help="file name stem (default: that of --meta)")
+    parser.add_argument("--head-out", type=Path, default=None,
+                        help="where the head's weights (.pt) go (default: beside the model)")
+    parser.add_argument("--epochs", type=int, default=3)
+    parser.add_argument("--batch", type=int, default=256)
+    parser.add_argument("--lr", type=float, default=3e-3)
+    parser.add_argument("--hidden", type=int, default=32)
+    parser.add_argument("--pos-weight", type=float, default=2.0)
+    parser.add_argument("--false-rate", type=float, default=0.001,
+                        help="share of unmarked validation spaces the threshold may flag")
+    parser.add_argument("--head-init", type=Path, default=None,
+                        help="start from these head weights (.pt); with --epochs 0, only set "
+                             "the threshold again and export")
+    parser.add_argument("--seed", type=int, default=20261209)
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--val-fraction", type=float, default=0.08)
+    args = parser.parse_args(argv)
+
+    start = time.time()
+    torch.manual_seed(args.seed)
+    torch.set_num_threads(args.threads)
+    meta = ModelMeta.load(args.meta)
+    if meta.ink_channels != "each+blue":
+        raise SystemExit(f"{args.meta}: ink_channels {meta.ink_channels!r}; the mark head is "
+                         "trained on networks that take darkness and blueness ('each+blue')")
+    state = torch.load(args.init, weights_only=True)
+    width = int(state["features.0.weight"].shape[0])
+    net = CellNet(meta.classes, width=width, channels=meta.channels)
+    net.load_state_dict(state)
+    for p in net.parameters():
+        p.requires_grad_(False)
+    head = MarkHead(2 * width, args.hidden)
+    if args.head_init:
+        head.load_state_dict(torch.load(args.head_init, weights_only=True))
+    model = MarkedCellNet(net, head)
+
+    boards, labels, described = load_marked(args.data)
+    order = np.random.default_rng(args.seed).permutation(len(boards))
+    n_val = max(1, int(len(boards) * args.val_fraction))
+    val_ids, train_ids = np.sort(order[:n_val]), np.sort(order[n_val:])
+    gain = InkGain.from_json(meta.ink_gain) if meta.ink_gain else None
+    cut = {"cell_px": meta.cell_px, "pad_px": meta.pad_px, "margin_px": meta.margin_px,
+           "gain": gain}
+    train_x, train_y = cut_crops(boards[train_ids], labels[train_ids], **cut)
+    val_x, val_y = cut_crops(boards[val_ids], labels[val_ids], **cut)
+    del boards
+    print(f"{len(train_y)} training crops ({int(train_y.sum())} marked), {len(val_y)} "
+          f"validation crops ({int(val_y.sum())} marked)", flush=True)
+
+    augment = Augmenter(meta.input_size, args.seed)
+    opt = torch.optim.AdamW(head.parameters(), lr=args.lr, weight_decay=1e-4)
+    loss_fn = nn.BCEWithLogitsLoss(pos_weight=torch.tensor(args.pos_weight))
+    steps = args.epochs * (len(train_y) // args.batch)
+    rng = np.random.default_rng(args.seed)
+    step = 0
+    for epoch in range(args.epochs):
+        model.eval()  # the frozen network's batch norms keep their statistics
+        head.train()
+        perm = rng.permutation(len(train_y))
+        t0, total = time.time(), 0.0
+        for b in range(len(train_y) // args.batch):
+            p = step / max(steps, 1)
+            for group in opt.param_groups:
+                group["lr"] = args.lr * (p / 0.05 if p < 0.05 else
+                                         0.5 * (1 + np.cos(np.pi * (p - 0.05) / 0.95)))
+            idx = np.sort(perm[b * args.batch:(b + 1) * args.batch])
+            x = network_input(train_x[idx], augment)
+            y = torch.from_numpy(train_y[idx].astype(np.float32))
+            with torch.no_grad():
+                early = net.features[:BRANCH](x)
+            loss = loss_fn(head(early), y)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            step += 1
+            total += loss.item()
+        print(f"epoch {epoch + 1}: loss {total / max(b + 1, 1):.4f}  "
+              f"{figures(mark_logits(model, val_x), val_y, args.false_rate)}  "
+              f"({time.time() - t0:.0f}s)", flush=True)
+    result = figures(mark_logits(model, val_x), val_y, args.false_rate)
+    print(f"threshold for {args.false_rate:.2%} of unmarked validation spaces: {result}")
+
+    args.out.mkdir(parents=True, exist_ok=True)
+    stem = args.name or args.meta.stem
+    export_onnx(model, meta.input_size, args.out / f"{stem}.onnx",
+                ("logits", "sides", "joins", "marks"), meta.channels)
+    torch.save(head.state_dict(), args.head_out or args.out / f"{stem}_mark_head.pt")
+    meta.mark_head = {
+        "output": "marks",
+        "what": "(N,) logits that a space holds ink its reading does not explain (an "
+                "expansion's mark, a scribble, a correction); vision.marks",
+        "threshold": result["threshold"],
+        "figures": result,
+        "data": described,
+        "n_training_crops": len(train_y),
+        "training_seed": args.seed,
+        "training_seconds": round(time.time() - start, 1),
+        "date": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
+        "recipe": "scripts/train_mark_head.py " + " ".join(
+            str(a) for a in (argv if argv is not None else sys.argv[1:])),
+    }
+    meta.save(args.out / f"{stem}.json")
+    print(f"done in {time.time() - start:.0f}s; model in {args.out / (stem + '.onnx')}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
