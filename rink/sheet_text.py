@@ -107,7 +107,7 @@ def format_sheet(result: BoardResult) -> str:
         lines += [f"    {place_words(c.row, c.col)}: {c.token} (was {c.was})"
                   for c in result.corrected]
     if result.review:
-        lines.append(f"  To review ({len(result.review)} space(s) read with doubt):")
+        lines.append(f"  To review ({len(result.review)} space(s) to check):")
         for entry in result.review:
             others = _alternatives(entry) or "nothing else likely"
             reason = f"; {entry.reason}" if entry.reason else ""
