@@ -405,6 +405,14 @@ def fit_temperature(logits: np.ndarray, labels: np.ndarray) -> float:
     return best_t
 
 
+def warmup_cosine(base: float, p: float, warmup: float = 0.1) -> float:
+    """The learning rate at fraction ``p`` of training: a linear warm-up over the first
+    ``warmup``, then a cosine down to zero."""
+    if p < warmup:
+        return base * p / warmup
+    return base * 0.5 * (1 + np.cos(np.pi * (p - warmup) / (1 - warmup)))
+
+
 def export_onnx(model: nn.Module, size: int, path: Path,
                 outputs: tuple[str, ...] = ("logits", "sides", "joins"), channels: int = 1
                 ) -> None:
@@ -497,9 +505,6 @@ def main(argv: list[str] | None = None) -> int:
         done = step / max(steps, 1)
         return max(done, (time.time() - loop_start) / budget) if budget > 0 else done
 
-    def learning_rate(p: float) -> float:
-        """Linear warm-up over the first 10 %, then cosine down to zero."""
-        return args.lr * (p / 0.1 if p < 0.1 else 0.5 * (1 + np.cos(np.pi * (p - 0.1) / 0.9)))
     augment = Augmenter(size, args.seed)
     loss_fn = (nn.CrossEntropyLoss(label_smoothing=0.02) if args.base_game
                else PartsLoss(CLASSES))
@@ -515,7 +520,7 @@ def main(argv: list[str] | None = None) -> int:
             if p >= 1.0:
                 break
             for group in opt.param_groups:
-                group["lr"] = learning_rate(p)
+                group["lr"] = warmup_cosine(args.lr, p)
             idx = np.sort(order[b * args.batch:(b + 1) * args.batch])
             x, y = augment(train_x[idx], train_y[idx])
             loss = loss_fn(*model(x), y)

@@ -37,7 +37,14 @@ from torch import nn
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from train_classifier import Augmenter, CellNet, centre_batch, cut_crops, export_onnx
+from train_classifier import (
+    Augmenter,
+    CellNet,
+    centre_batch,
+    cut_crops,
+    export_onnx,
+    warmup_cosine,
+)
 
 from vision.crops import InkGain
 from vision.model_meta import ModelMeta
@@ -97,15 +104,6 @@ def load_marked(paths: list[Path]) -> tuple[np.ndarray, np.ndarray, str]:
             parts.append(f"{path.parent.name}/{path.name} ({data['data_version'].item()}, "
                          f"seeds {seeds[0]}-{seeds[-1]})")
     return np.concatenate(boards), np.concatenate(labels), ", ".join(parts)
-
-
-def network_input(crops: np.ndarray, augment: Augmenter | None) -> torch.Tensor:
-    """Crops with their jitter border -> normalised input: augmented (offset, turn, mirror,
-    contrast, noise; the mark label does not change) or the centre cut."""
-    if augment is None:
-        return centre_batch(crops)
-    x, _ = augment(crops, np.zeros(len(crops), np.int64))
-    return x
 
 
 def mark_logits(model: MarkedCellNet, crops: np.ndarray) -> np.ndarray:
@@ -197,12 +195,11 @@ def main(argv: list[str] | None = None) -> int:
         perm = rng.permutation(len(train_y))
         t0, total = time.time(), 0.0
         for b in range(len(train_y) // args.batch):
-            p = step / max(steps, 1)
             for group in opt.param_groups:
-                group["lr"] = args.lr * (p / 0.05 if p < 0.05 else
-                                         0.5 * (1 + np.cos(np.pi * (p - 0.05) / 0.95)))
+                group["lr"] = warmup_cosine(args.lr, step / max(steps, 1), warmup=0.05)
             idx = np.sort(perm[b * args.batch:(b + 1) * args.batch])
-            x = network_input(train_x[idx], augment)
+            # offset, turn, mirror, contrast, noise; a mark's label does not turn (class 0)
+            x, _ = augment(train_x[idx], np.zeros(len(idx), np.int64))
             y = torch.from_numpy(train_y[idx].astype(np.float32))
             with torch.no_grad():
                 early = net.features[:BRANCH](x)

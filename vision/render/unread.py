@@ -11,6 +11,8 @@ from collections.abc import Callable
 import cv2
 import numpy as np
 
+from vision.space_parts import side_letters
+
 from .style import Color
 
 KINDS = ("portal", "ritual", "clue", "lamp", "lightning", "charge", "scribble", "correction",
@@ -42,9 +44,10 @@ def tentacle_sides(token: str) -> tuple[tuple[int, int], ...] | None:
     route, the two free sides round a curve; None where it may not go."""
     if token == ".":
         return ((0, 2), (1, 3), (0, 1), (1, 2), (2, 3), (3, 0))
-    if len(token) != 4 or any(ch not in "HR_" for ch in token):
+    letters = side_letters(token)
+    if any(ch not in "HR_" for ch in letters):  # water: the rules name routes only
         return None
-    used = tuple(i for i, ch in enumerate(token) if ch != "_")
+    used = tuple(i for i, ch in enumerate(letters) if ch != "_")
     free = tuple(i for i in range(4) if i not in used)
     if len(used) != 2:
         return None
@@ -177,7 +180,7 @@ def _tentacle(img, origin, cell, token, color, width, rng) -> None:
     start, end = _SIDES[a], _SIDES[b]
     if (b - a) % 2 == 0:  # straight across
         path = start + np.outer(t, end - start)
-        normal = np.array([-(end - start)[1], (end - start)[0]])
+        normal = np.tile([-(end - start)[1], (end - start)[0]], (len(t), 1))
     else:  # round the corner the two sides share, a quarter circle about it
         corner = start + end - 0.5
         a0 = np.arctan2(*(start - corner)[::-1])
@@ -187,18 +190,16 @@ def _tentacle(img, origin, cell, token, color, width, rng) -> None:
         angles = a0 + t * (a1 - a0)
         path = corner + 0.5 * np.column_stack([np.cos(angles), np.sin(angles)])
         normal = path - corner
-    normal = np.asarray(normal, float)
-    normal = normal / np.linalg.norm(normal, axis=-1, keepdims=True)
+    normal = normal / np.linalg.norm(normal, axis=1, keepdims=True)
     wave = rng.uniform(0.03, 0.07) * np.sin(2 * np.pi * rng.uniform(1.0, 2.0) * t
                                             + rng.uniform(0, 2 * np.pi))
-    path = path + (wave[:, None] * normal if normal.ndim == 2 else np.outer(wave, normal))
+    path = path + wave[:, None] * normal
     w = max(1, int(round(width * cell * rng.uniform(1.5, 2.5))))
     _lines(img, origin, cell, path, color, w)
     side = 1 if rng.random() < 0.5 else -1
     for k in np.linspace(0.25, 0.75, int(rng.integers(2, 5))):
         i = int(k * (len(t) - 1))
-        n = normal[i] if normal.ndim == 2 else normal
-        at = path[i] + side * n * rng.uniform(0.06, 0.09)
+        at = path[i] + side * normal[i] * rng.uniform(0.06, 0.09)
         c = tuple(int(v) for v in _pts(origin, cell, at))
         cv2.circle(img, c, max(_ONE, int(rng.uniform(0.02, 0.035) * cell * _ONE)), color,
                    max(1, w // 2), cv2.LINE_AA, _SHIFT)
