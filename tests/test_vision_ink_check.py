@@ -1,17 +1,20 @@
 """The ink check (issue 14): real renders through the real pipeline.
 
 Spaces read as empty that hold faint ink (pale marker, pencil) are listed for review; spaces
-a hand covers are listed as covered; a clean sample photo gains no flag; tokens never change.
+a hand covers are listed as covered; spaces whose printed lines vanish (a reflection's
+blown-out patch, a pale pen lying on them) are listed as hidden; a clean sample photo gains
+no flag; tokens never change.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
-from vision.ink_check import COVERED, INK_SEEN, InkCheckParams
+from vision.ink_check import COVERED, HIDDEN, INK_SEEN, InkCheckParams
 from vision.recognizer import ReadParams, Recognizer
 from vision.render import PhotoOptions, render_photo, sample_grid
 from vision.render.phone import PhoneConditions
@@ -29,7 +32,7 @@ def readers() -> tuple[Recognizer, Recognizer]:
     with_check = Recognizer.load()
     without = Recognizer(with_check.classifier, with_check.orienter,
                          ReadParams(ink=InkCheckParams(enabled=False)),
-                         base_classifier=with_check.base_classifier)
+                         base_classifier=with_check.base_classifier, faint=with_check.faint)
     return with_check, without
 
 
@@ -100,3 +103,38 @@ def test_review_json_keys_unchanged(readers) -> None:
     reading = with_check.read(photo.image)
     for entry in reading.review:
         assert set(entry.to_json()) == {"row", "col", "token", "alternatives", "reason"}
+
+
+def _over_spaces(image: np.ndarray, quads: np.ndarray, spaces: list[tuple[int, int]],
+                 colour: tuple[int, int, int], opacity: float, soften: int) -> np.ndarray:
+    """The photo with ``spaces`` (their true corners in the photo) overlaid with ``colour``,
+    edges softened by a blur ``soften`` px wide: a blown-out reflection or a pale object."""
+    mask = np.zeros(image.shape[:2], np.float32)
+    for r, c in spaces:
+        centre = quads[r, c].mean(axis=0)
+        grown = centre + 1.2 * (quads[r, c] - centre)  # over its printed lines too
+        cv2.fillConvexPoly(mask, np.round(grown).astype(np.int32), 1.0)
+    mask = cv2.GaussianBlur(mask, (0, 0), soften)[..., None] * opacity
+    return (image * (1 - mask) + np.array(colour, np.float32) * mask).astype(np.uint8)
+
+
+@pytest.mark.parametrize("what, colour, opacity", [
+    ("glare", (255, 255, 255), 0.97),  # a reflection's blown-out patch: ink and lines gone
+    ("pale pen", (200, 222, 232), 1.0),  # a cream pen body: no darker than the paper
+])
+def test_spaces_whose_lines_vanish_are_listed_as_hidden(readers, what, colour, opacity) -> None:
+    with_check, without = readers
+    grid, photo = _photo(5, "marker")
+    drawn = [(r, c) for r in range(7) for c in range(7) if grid[r][c] != "."]
+    hidden = [rc for rc in drawn if rc[0] in (2, 3) and rc[1] in (2, 3, 4)]
+    assert len(hidden) >= 3
+    image = _over_spaces(photo.image, photo.space_corners, hidden, colour, opacity, 3)
+    reading = with_check.read(image)
+    listed = {(e.row, e.col): e for e in reading.review}
+    # every hidden space is listed, as hidden unless something else listed it first
+    assert all(rc in listed for rc in hidden), what
+    assert any(listed[rc].kind == "hidden" and listed[rc].reason.startswith(HIDDEN)
+               for rc in hidden)
+    # the spaces that show their lines are not
+    assert not [rc for rc, e in listed.items() if e.kind == "hidden" and rc not in hidden]
+    assert reading.grid == without.read(image).grid  # flags only

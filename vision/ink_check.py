@@ -14,7 +14,11 @@ space,
   black;
 - ``covered``: the fraction of the space under a large non-paper blob, against the paper
   estimated over several spaces (a hand, a pen body, a die are much wider than any stroke,
-  so they survive a morphological opening that removes strokes).
+  so they survive a morphological opening that removes strokes);
+- ``lines``: how clearly each of the space's four printed lines shows, against the board's
+  own lines (``line_visibility``). The printed lattice is a reference that every space
+  has: where its lines vanish, so does any ink - a reflection's blown-out band, or a pale
+  hand or pen body that is no darker than the paper and so escapes ``covered``.
 
 ``check_ink`` turns the measures into review entries; it never changes a token.
 """
@@ -33,6 +37,7 @@ from vision.round_numbers import PATCH_FRACTION
 
 INK_SEEN = "ink seen, read as empty"
 COVERED = "covered (hand, pen or die?)"
+HIDDEN = "printed lines hidden (glare, or something on the sheet?)"
 
 
 @dataclass(frozen=True)
@@ -57,6 +62,19 @@ class InkCheckParams:
     cover_contrast: float = 0.4  # darker than that paper by this much: not paper
     cover_blob: float = 0.31  # opening width (spaces): strokes vanish, blobs stay
     covered: float = 0.2  # share of the space under a blob above which it is covered
+    # Printed lines (``line_visibility``; calibrated on seeds 8710000-8710299 and
+    # 8720000-8720599, phone profile, and 7300000-7300299):
+    # a line's contrast is its centre band's (this half-width, in spaces) against each
+    # flank this far either side, along the line (its ends trimmed: _line_contrasts)
+    line_half: float = 0.05
+    line_flanks: tuple[float, float] = (0.1, 0.17)
+    line_trim: float = 0.17
+    hidden_below: float = 0.15  # a space with no clear ink (under the ink threshold) whose
+    # second-faintest line shows less than this share of the board's usual contrast is hidden
+    # (on renders without phone conditions, glare hides lines that the reader sees through:
+    # the ink gate halves those flags, seeds 7300000-7300299) ...
+    lines_floor: float = 0.08  # ... on a board whose inner lines show at least this contrast
+    # (faint or gutter-printed lattices give no reference)
 
 
 @dataclass
@@ -67,6 +85,10 @@ class InkMeasures:
     covered: np.ndarray
     paper: float = 255.0
     """The paper's median level inside the lattice (darkest channel, 0-255)."""
+    lines: np.ndarray | None = None
+    """(7, 7, 4): how clearly each space's N, E, S, W printed line shows, as a share of the
+    board's usual contrast for such a line (inner or frame); None where the board's inner
+    lines show too faintly to be a reference (``InkCheckParams.lines_floor``)."""
 
 
 def _interior_mask(cell_px: int, params: InkCheckParams) -> np.ndarray:
@@ -116,7 +138,57 @@ def measure_ink(flat: np.ndarray, board: CanonicalBoard,
     blobs = cv2.morphologyEx(not_paper, cv2.MORPH_OPEN, kernel)
     covered = _spaces(blobs, board).mean(axis=(2, 3))
     return InkMeasures(ink=ink.astype(np.float32), covered=covered.astype(np.float32),
-                       paper=float(np.median(_spaces(paper, board))))
+                       paper=float(np.median(_spaces(paper, board))),
+                       lines=line_visibility(flat, board, params))
+
+
+def _line_contrasts(image: np.ndarray, board: CanonicalBoard, params: InkCheckParams
+                    ) -> np.ndarray:
+    """(8, 7): the contrast of each horizontal printed line's 7 segments (line i is the top
+    of row i) in ``image``, a straightened board (float32, H x W x channels).
+
+    Across the line, its centre band is compared with the mean of each flank, in each colour
+    channel: a dark line is darker than both flanks (by its darkest pixel, as a share of the
+    flank), a light one (a lattice printed as gutters between tinted spaces) lighter than
+    both. The smaller of the two flanks' contrasts counts, so that the edge of a glare or a
+    shadow, lighter on one side only, is no line; the best channel counts, and along the
+    segment (its ends trimmed) the median.
+    """
+    cell, pad = board.cell_px, board.pad_px
+    half = max(1, round(params.line_half * cell))
+    near, far = (max(half + 1, round(f * cell)) for f in params.line_flanks)
+    trim = round(params.line_trim * cell)
+    span = image[:, pad:pad + GRID * cell] + 1.0
+    ys = pad + cell * np.arange(GRID + 1)[:, None]  # (8, 1)
+    band = span[ys + np.arange(-half, half + 1)]  # (8, rows, n, channels)
+    above = span[ys - np.arange(near, far + 1)].mean(axis=1)  # (8, n, channels)
+    below = span[ys + np.arange(near, far + 1)].mean(axis=1)
+    above[0], below[GRID] = below[0], above[GRID]  # the frame's outer side is off the board
+    sides = np.stack([above, below])
+    dark = (1.0 - band.min(axis=1) / sides).min(axis=0)
+    light = (1.0 - sides / band.max(axis=1)).min(axis=0)
+    departure = np.maximum(dark, light).max(axis=-1)  # (8, n)
+    segments = departure.reshape(GRID + 1, GRID, cell)[:, :, trim:cell - trim]
+    return np.median(segments, axis=2).astype(np.float32)
+
+
+def line_visibility(flat: np.ndarray, board: CanonicalBoard,
+                    params: InkCheckParams = InkCheckParams()) -> np.ndarray | None:
+    """(7, 7, 4): how clearly each space's N, E, S, W printed line shows, as a share of the
+    board's median contrast for lines of its kind (the 6 inner lines, or the frame); None
+    when the inner lines' median contrast is under ``lines_floor``."""
+    image = flat.astype(np.float32).reshape(*flat.shape[:2], -1)
+    rows = _line_contrasts(image, board, params)  # (8, 7): row i's top line
+    cols = _line_contrasts(image.transpose(1, 0, 2), board, params).T  # column j's left line
+    inner = float(np.median(np.concatenate([rows[1:GRID].ravel(), cols[:, 1:GRID].ravel()])))
+    if inner < params.lines_floor:
+        return None
+    frame = float(np.median(np.concatenate([rows[[0, GRID]].ravel(), cols[:, [0, GRID]].ravel()])))
+    scale_rows = np.full((GRID + 1, 1), inner, np.float32)
+    scale_cols = np.full((1, GRID + 1), inner, np.float32)
+    scale_rows[[0, GRID]] = scale_cols[0, [0, GRID]] = max(frame, params.lines_floor)
+    rows, cols = rows / scale_rows, cols / scale_cols
+    return np.stack([rows[:-1], cols[:, 1:], rows[1:], cols[:, :-1]], axis=-1)
 
 
 def ink_threshold(measures: InkMeasures, params: InkCheckParams = InkCheckParams()) -> float:
@@ -127,6 +199,15 @@ def ink_threshold(measures: InkMeasures, params: InkCheckParams = InkCheckParams
     return max(params.ink_contrast, floor)
 
 
+def lines_seen(measures: InkMeasures, r: int, c: int) -> float:
+    """How clearly the space's printed lines show: the second faintest of its four, as a
+    share of the board's usual (1.0 where the board gives no reference). One faint line
+    may be a stroke or a fold along it; two mean the space itself is hard to see."""
+    if measures.lines is None:
+        return 1.0
+    return float(np.sort(measures.lines[r, c])[1])
+
+
 def check_ink(grid: list[list[str]], review: list[ReviewEntry], measures: InkMeasures,
               params: InkCheckParams = InkCheckParams()) -> list[ReviewEntry]:
     """The review list with the ink check's findings added; tokens are never changed. A
@@ -134,7 +215,9 @@ def check_ink(grid: list[list[str]], review: list[ReviewEntry], measures: InkMea
 
     A covered space is listed as covered whatever it was read as (an entry already there
     gets the reason in front of its own); a space read as empty that holds ink is listed
-    as "ink seen, read as empty" (an existing entry for it is kept as it is).
+    as "ink seen, read as empty", and a space with no clear ink whose printed lines are
+    hidden as such (glare may wash its ink out as well; an existing entry for either is kept
+    as it is).
     """
     if measures.paper < params.min_paper:
         return list(review)
@@ -153,10 +236,16 @@ def check_ink(grid: list[list[str]], review: list[ReviewEntry], measures: InkMea
                 else:
                     added.append(ReviewEntry(r, c, grid[r][c], (), reason, kind="covered"))
                 continue
-            if (old is None and grid[r][c] == "."
-                    and float(measures.ink[r, c]) >= threshold):
+            if old is not None:
+                continue
+            if grid[r][c] == "." and float(measures.ink[r, c]) >= threshold:
                 added.append(ReviewEntry(
                     r, c, ".", (), f"{INK_SEEN} (contrast {measures.ink[r, c]:.2f})",
                     kind="ink"))
+            elif (float(measures.ink[r, c]) < threshold
+                  and (seen := lines_seen(measures, r, c)) < params.hidden_below):
+                added.append(ReviewEntry(
+                    r, c, grid[r][c], (), f"{HIDDEN} (lines {seen:.0%} as clear as elsewhere)",
+                    kind="hidden"))
     merged = [entries[(item.row, item.col)] for item in review] + added
     return sorted(merged, key=lambda item: (item.row, item.col))

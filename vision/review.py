@@ -19,8 +19,10 @@ class ReviewEntry:
     """Why it is listed, in words: 'uncertain reading (0.62)'."""
     kind: str = "reading"
     """Who listed it: "reading" (the classifier or decoder was unsure), "ink" (the ink check
-    saw ink where empty was read) or "covered" (something lies on the space). Not in the
-    JSON item, whose keys stay those of board-spec 4.3; the reason says it in words."""
+    saw ink where empty was read), "covered" (something lies on the space), "hidden" (its
+    printed lines do not show: glare, or something pale on it) or "mark" (ink the reading
+    does not explain). Not in the JSON item, whose keys stay those of board-spec 4.3; the
+    reason says it in words."""
 
     def others(self) -> tuple[tuple[str, float], ...]:
         """The candidates other than the scored token."""
