@@ -32,7 +32,7 @@ from vision.recognizer import PhotoError, ReadParams, Recognizer
 from vision.render import render_photo, sample_grid
 
 STAGES = ("load", "locate", "rectify", "unbend", "orient", "classify", "decode", "ink_check",
-          "total")
+          "covered", "total")
 
 
 def main(argv: list[str] | None = None) -> int:

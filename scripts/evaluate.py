@@ -40,6 +40,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from vision.classify import ClassifyParams
+from vision.covered import FROM_NEIGHBOURS, CoveredParams
 from vision.ink_check import InkCheckParams
 from vision.marks import UNEXPLAINED, MarkParams
 from vision.model_files import models_dir
@@ -54,7 +55,7 @@ from vision.unbend import UnbendParams
 from vision.water_sighting import WATER_LETTERS
 
 STAGES = ("load", "locate", "rectify", "unbend", "orient", "classify", "decode", "ink_check",
-          "total")
+          "covered", "total")
 _recognizer: Recognizer | None = None
 
 
@@ -88,14 +89,15 @@ TTA_MODES = {"unsure": ClassifyParams(), "all": ClassifyParams(sure=None),
 
 def _init(models: str, tta: str, ink_check: bool = True, unbend: bool = True,
           faint_above: float = ClassifyParams().faint_above, mark_check: bool = True,
-          mark_threshold: float | None = None) -> None:
+          mark_threshold: float | None = None, covered_context: bool = True) -> None:
     global _recognizer
     cv2.setNumThreads(1)
     _recognizer = Recognizer.load(models, params=ReadParams(
         classify=replace(TTA_MODES[tta], faint_above=faint_above),
         ink=InkCheckParams(enabled=ink_check),
         unbend=UnbendParams(enabled=unbend),
-        marks=MarkParams(enabled=mark_check, threshold=mark_threshold)))
+        marks=MarkParams(enabled=mark_check, threshold=mark_threshold),
+        covered=CoveredParams(enabled=covered_context)))
 
 
 def space_corner_errors(read: np.ndarray | None, truth: np.ndarray | None
@@ -150,6 +152,8 @@ def evaluate_one(args: tuple) -> dict:
                    and _piece(truth[r][c]) == _piece(reading.grid[r][c]))
     flagged = {(item.row, item.col) for item in reading.review}
     marked = {(item.row, item.col) for item in reading.review if UNEXPLAINED in item.reason}
+    from_neighbours = {(item.row, item.col) for item in reading.review
+                       if FROM_NEIGHBOURS in item.reason}
     truth_lines = [" ".join(r) for r in truth]
     seen = tuple(sorted(s.name for s in reading.expansions_seen))
     true_total = _score_total(truth_lines, played)
@@ -163,6 +167,8 @@ def evaluate_one(args: tuple) -> dict:
         found=1, error="", wrong_spaces=len(wrong), rotation_errors=rotation,
         piece_errors=len(wrong) - rotation, unflagged_wrong=len(set(wrong) - flagged),
         review=len(reading.review), warnings=len(reading.warnings), mark_flags=len(marked),
+        from_neighbours=len(from_neighbours),
+        from_neighbours_wrong=len(from_neighbours & set(wrong)),
         exact=int(not wrong), at_most_1_wrong=int(len(wrong) <= 1),
         score_exact="" if true_total is None or read_total is None else int(true_total == read_total),
         silent_wrong=int(bool(wrong) and not reading.review and not reading.warnings),
@@ -204,6 +210,12 @@ def evaluate_one(args: tuple) -> dict:
     for r, c, kind in photo.unread or []:
         truth_marks[r, c] = 1 + MARK_KINDS.index(kind)
     row["_unread"] = truth_marks
+    true_covered = np.zeros((7, 7), np.float32)
+    for (r, c), f in (photo.covered or {}).items():
+        true_covered[r, c] = f
+    row["_covered"] = np.stack([true_covered, np.full((7, 7), np.nan, np.float32)
+                                if reading.ink is None else reading.ink.covered])
+    row["_grid"] = reading.grid
     return row
 
 
@@ -225,6 +237,8 @@ def summarise(rows: list[dict]) -> dict:
         "score_exact_pct": (100 * sum(r["score_exact"] for r in scored) / n) if scored else None,
         "silent_wrong_pct": 100 * sum(r["silent_wrong"] for r in found) / n,
         "wrong_spaces_not_in_review": sum(r["unflagged_wrong"] for r in found),
+        "read_from_neighbours": sum(r["from_neighbours"] for r in found),
+        "read_from_neighbours_wrong": sum(r["from_neighbours_wrong"] for r in found),
         "mark_flags_per_board": round(sum(r["mark_flags"] for r in found) / len(found), 3)
         if found else None,
         "boards_with_review_pct": 100 * sum(1 for r in found if r["review"]) / n,
@@ -364,7 +378,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--probs", type=Path, default=None,
                         help="also save each found board's space probabilities and true "
                              "grid here (.npz), to study decoding without reading again; "
-                             "with the mark heads' probabilities and the true marks")
+                             "with the mark heads' probabilities and the true marks, the "
+                             "covered share of each space (true, and as the ink check "
+                             "measured it) and the grid read")
     parser.add_argument("--conditions", choices=sorted(PROFILES), default=None,
                         help="render with this condition profile and report figures per "
                              "condition (default: the renderer's own conditions)")
@@ -378,6 +394,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--mark-threshold", type=float, default=None,
                         help="list spaces whose mark probability reaches this (default: the "
                              "network's own threshold, vision.marks)")
+    parser.add_argument("--no-covered-context", action="store_true",
+                        help="keep the classifier's reading of covered spaces (vision.covered: "
+                             "read from their neighbours), for before/after")
     parser.add_argument("--no-unbend", action="store_true",
                         help="read without following the printed lines (vision.unbend): one "
                              "homography for the whole grid, for before/after")
@@ -394,7 +413,7 @@ def main(argv: list[str] | None = None) -> int:
             Pool(args.workers, initializer=_init,
                  initargs=(args.models, args.tta, not args.no_ink_check,
                            not args.no_unbend, args.faint_above, not args.no_mark_check,
-                           args.mark_threshold)) as pool:
+                           args.mark_threshold, not args.no_covered_context)) as pool:
         jobs = [(args.seed + i, args.megapixels, tmp, args.conditions, args.expansion)
                 for i in range(args.n)]
         rows = []
@@ -402,8 +421,8 @@ def main(argv: list[str] | None = None) -> int:
             rows.append(row)
             if (i + 1) % 50 == 0:
                 print(f"{i + 1}/{args.n} photos, {time.time() - start:.0f}s", flush=True)
-    studied = [(r["seed"], r.pop("_probs"), r.pop("_truth"), r.pop("_marks"), r.pop("_unread"))
-               for r in rows if "_probs" in r]
+    studied = [(r["seed"], r.pop("_probs"), r.pop("_truth"), r.pop("_marks"), r.pop("_unread"),
+                r.pop("_covered"), r.pop("_grid")) for r in rows if "_probs" in r]
     if args.probs:
         args.probs.parent.mkdir(parents=True, exist_ok=True)
         np.savez_compressed(args.probs, seeds=np.array([s[0] for s in studied]),
@@ -412,6 +431,8 @@ def main(argv: list[str] | None = None) -> int:
                             marks=np.array([s[3] for s in studied], np.float32),
                             unread=np.array([s[4] for s in studied], np.uint8),
                             mark_kinds=np.array(MARK_KINDS),
+                            covered=np.array([s[5] for s in studied], np.float32),
+                            read=np.array([s[6] for s in studied]),
                             classes=np.array(ModelMeta.load(Path(args.models) / META_FILE).classes))
     fields = sorted({k for r in rows for k in r}, key=lambda k: (k != "seed", k))
     with args.csv.open("w", newline="") as f:

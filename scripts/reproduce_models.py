@@ -48,6 +48,9 @@ This is the recipe that produced ``models/cell_classifier.*`` (the parts network
    features frozen so that its readings do not change, with 1,600 boards of steps 9 and 10
    as more spaces without marks, 5 epochs (about 15 minutes each); the ONNX files are
    exported again with the head's output beside the others.
+13. The board context tables (vision.board_context, read by vision.covered for spaces under a
+   hand, pen or die): 2,000 games played with the real dice, counted (about 2 minutes):
+   ``models/board_context.json``.
 
 Steps 1-6 cut their crops from the darkest channel (data version 4, ``--darkest-channel``),
 as they were made for the shipped models; steps 7-10 cut version 5 or 6, as the reader cuts
@@ -71,7 +74,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import generate_dataset  # scripts/ is not a package: imported from its folder
+import board_context  # scripts/ is not a package: imported from its folder
+import generate_dataset
 import train_classifier
 import train_mark_head
 import train_round_numbers
@@ -154,6 +158,8 @@ UNMARKED_PARTS = ("v8_base/part000.npz", "v8_base/part001.npz", "v8_base/part002
                   "v8_base/part003.npz", "v8_water/part000.npz", "v8_water/part001.npz",
                   "v8_water2/part000.npz", "v8_phone/part000.npz")
 MARK_TRAINING = ["--epochs", "5", "--threads", "2", "--seed", "20261209"]
+# The board context tables: games played with the real dice, counted
+CONTEXT_COUNTING = ["--games", "2000", "--seed", "555000000"]
 
 
 def make_data(root: Path, datasets: list[tuple], workers: int, each_channel: bool = False
@@ -282,6 +288,7 @@ def main(argv: list[str] | None = None) -> int:
                               "--data", *marked, *unmarked, "--out", str(args.out),
                               "--name", stem, "--head-out",
                               str(args.data / f"{stem}_mark_head.pt"), *MARK_TRAINING])
+    board_context.main([*CONTEXT_COUNTING, "--out", str(args.out)])
     print(f"models in {args.out} after {time.time() - start:.0f}s")
     return 0
 

@@ -12,7 +12,8 @@ again so that each space is cut along its own lines), orient (which side is the 
 marks, artwork, round numbers; the straightened board is then turned, not warped again, and
 cut into 49 crops), classify (one batched ONNX call), decode (tokens, neighbour prior, review
 list), ink_check (vision.ink_check: ink read as empty and covered spaces added to the review
-list, tokens unchanged). When to refuse a photo and when to warn is vision.acceptance's
+list, tokens unchanged), covered (vision.covered: on a board that looks played, the spaces the
+ink check finds covered read again from what their neighbours show). When to refuse a photo and when to warn is vision.acceptance's
 policy.
 """
 
@@ -35,6 +36,7 @@ from vision.acceptance import (
     orientation_warnings,
     unbend_warnings,
 )
+from vision.board_context import BoardContext, ContextScorer
 from vision.classify import (
     BaseGameClassifier,
     CellClassifier,
@@ -47,11 +49,12 @@ from vision.classify import (
     in_classes,
     second_reading_kept,
 )
+from vision.covered import CoveredParams, read_covered
 from vision.crops import Darkness, space_crops
 from vision.decode import Decoded, DecodeParams, decode
 from vision.errors import PhotoError
 from vision.image_io import LoadedPhoto, load_source
-from vision.ink_check import InkCheckParams, check_ink, measure_ink
+from vision.ink_check import InkCheckParams, InkMeasures, check_ink, measure_ink
 from vision.locate import LocateParams, find_lattice
 from vision.marks import MarkParams, check_marks, mark_threshold, marks_warning
 from vision.model_files import models_dir as shipped_models_dir
@@ -97,6 +100,7 @@ class ReadParams:
     water_colour: WaterColourParams = field(default_factory=WaterColourParams)
     unbend: UnbendParams = field(default_factory=UnbendParams)
     marks: MarkParams = field(default_factory=MarkParams)
+    covered: CoveredParams = field(default_factory=CoveredParams)
 
 
 # Which readers' reading a board's is (Classified.readers, PhotoReading.readers)
@@ -152,6 +156,7 @@ class PhotoReading:
     # (7, 7) probability that a space holds ink the reading does not explain (vision.marks);
     # None when the reading network has no mark head
     marks: np.ndarray | None = None
+    ink: InkMeasures | None = None  # the ink check's measures (None: the check is off)
 
     def grid_lines(self) -> list[str]:
         """The grid as 7 strings of space-separated tokens (board-spec 4.2)."""
@@ -196,7 +201,8 @@ def space_quads(lattice: np.ndarray) -> np.ndarray:
 
 
 class StageClock:
-    """Seconds spent in each named stage: ``with clock("locate"): ...``."""
+    """Seconds spent in each named stage (added up where it is timed twice):
+    ``with clock("locate"): ...``."""
 
     def __init__(self) -> None:
         self.seconds: dict[str, float] = {}
@@ -207,7 +213,7 @@ class StageClock:
         try:
             yield
         finally:
-            self.seconds[stage] = time.perf_counter() - start
+            self.seconds[stage] = self.seconds.get(stage, 0.0) + time.perf_counter() - start
 
     def timings(self) -> dict[str, float]:
         """The stages' seconds, and their ``total``."""
@@ -220,13 +226,16 @@ class Recognizer:
     def __init__(self, classifier: CellClassifier, orienter: BoardOrienter,
                  params: ReadParams = ReadParams(), load_seconds: float = 0.0,
                  base_classifier: BaseGameClassifier | None = None,
-                 faint: Readers | None = None) -> None:
+                 faint: Readers | None = None, context: BoardContext | None = None) -> None:
         self.classifier = classifier
         self.base_classifier = base_classifier
         if faint is not None and faint.parts.meta.classes != classifier.meta.classes:
             raise ValueError("the faint-ink parts network reads other classes than the "
                              "cell classifier")
         self.faint = faint
+        # what played boards look like round a covered space, laid out for the classes read
+        self.context = None if context is None else ContextScorer(context,
+                                                                  list(classifier.meta.classes))
         self.orienter = orienter
         self.params = params
         self.load_seconds = load_seconds
@@ -242,13 +251,16 @@ class Recognizer:
         readers the standard ones read boards with faint ink too."""
         start = time.perf_counter()
         models_dir = Path(models_dir) if models_dir is not None else shipped_models_dir()
+        # (without board_context.json in it, covered spaces keep the classifier's reading)
         classifier = CellClassifier.load(models_dir, threads=threads)
         base = BaseGameClassifier.load_if_present(models_dir, threads=threads)
         faint_parts = FaintCellClassifier.load_if_present(models_dir, threads=threads)
         faint = None if faint_parts is None else Readers(
             faint_parts, FaintBaseGameClassifier.load_if_present(models_dir, threads=threads))
         orienter = BoardOrienter.load(models_dir, params.orient)
-        return cls(classifier, orienter, params, time.perf_counter() - start, base, faint)
+        context = BoardContext.load_if_present(models_dir)
+        return cls(classifier, orienter, params, time.perf_counter() - start, base, faint,
+                   context)
 
     def read(self, source: str | Path | np.ndarray,
              corners: np.ndarray | list | None = None) -> PhotoReading:
@@ -281,11 +293,16 @@ class Recognizer:
             self.params.acceptance)
         with clock("water"):
             grid, review, seen = self.read_water(decoded, probs, upright.crops)
-        review = check_marks(grid, review, classified.marks,
-                             mark_threshold(classified.mark_threshold, self.params.marks))
+        measures = None
         if self.params.ink.enabled:  # after acceptance: its flags never refuse a photo
             with clock("ink_check"):
                 measures = measure_ink(upright.flat, self.board, self.params.ink)
+            with clock("covered"):
+                grid, review = self.read_covered(grid, probs, review, measures, seen)
+        review = check_marks(grid, review, classified.marks,
+                             mark_threshold(classified.mark_threshold, self.params.marks))
+        if measures is not None:
+            with clock("ink_check"):
                 review = check_ink(grid, review, measures, self.params.ink)
         return PhotoReading(
             source=photo.name if isinstance(source, np.ndarray) else str(source),
@@ -297,7 +314,8 @@ class Recognizer:
                                                              self.params.acceptance)
             + unbend_warnings(straight.bend) + doubts + marks_warning(review, self.params.marks),
             expansions_seen=seen, space_corners=space_quads(upright.lattice / photo.scale),
-            bend=straight.bend, readers=classified.readers, marks=classified.marks)
+            bend=straight.bend, readers=classified.readers, marks=classified.marks,
+            ink=measures)
 
     def read_water(self, decoded: Decoded, probs: np.ndarray, crops: Darkness
                    ) -> tuple[list[list[str]], list[ReviewEntry], list[ExpansionSighting]]:
@@ -310,6 +328,17 @@ class Recognizer:
         grid, review, coloured = check_water_colour(decoded.grid, probs, classes,
                                                     decoded.review, ink, params.water_colour)
         return sight_water(grid, probs, classes, review, params.water, coloured)
+
+    def read_covered(self, grid: list[list[str]], probs: np.ndarray,
+                     review: list[ReviewEntry], measures: InkMeasures,
+                     seen: list[ExpansionSighting]) -> tuple[list[list[str]], list[ReviewEntry]]:
+        """The grid with the spaces the ink check finds covered read from their neighbours
+        (``vision.covered``), on a board of the base game (the context tables know no water)
+        whose photo is light enough for the ink check to tell a hand from a shadow."""
+        if (self.context is None or seen or measures.paper < self.params.ink.min_paper):
+            return grid, review
+        return read_covered(grid, probs, review, measures.covered, self.context,
+                            self.params.covered)
 
     def locate(self, photo: LoadedPhoto, corners: np.ndarray | list | None = None) -> Lattice:
         """The lattice found in the photo, or given by hand (checked); raises PhotoError when

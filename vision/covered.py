@@ -1,0 +1,125 @@
+"""Spaces under a hand, a pen or a die, read from what their neighbours show.
+
+The ink check (``vision.ink_check``) measures how much of each space something covers. The
+classifier reads such a space from the little of it that shows, or from the cover itself: a
+pen across an empty space looks like a highway, a hand hides a route entirely. On a board
+that looks played by the rules (``looks_played``), ``read_covered`` reads each covered space
+again, weighing the classifier's reading by how much of the space shows against what a
+played board has there given its neighbours (``vision.board_context``): the routes that
+reach it, the Exits beside it, the empty spaces round it. A space whose reading changes is
+listed for review with what the photo showed; every covered space is listed as covered by
+the ink check in any case.
+
+A board of drawings that do not join (a random or badly drawn board) gives its neighbours no
+say: there the context would make up routes. A sure reading is kept as it is, and so is a
+reading of a drawing players make only by mistake (a dead end, a three-way station), so that
+a player's real mistakes still show up as Errors.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from scoring.sides import Side
+from vision.board_context import EMPTY, ContextScorer
+from vision.rectify import GRID
+from vision.review import ReviewEntry
+from vision.space_parts import ODD_CLASSES, side_letters
+
+FROM_NEIGHBOURS = "read from its neighbours"
+
+
+@dataclass(frozen=True)
+class CoveredParams:
+    """When and how covered spaces are read from their neighbours. Chosen on 300
+    phone-condition renders of seeds 8850000-8850299 and 300 plain ones of 7200000-7200299,
+    none of them measured in docs/VISION.md."""
+
+    enabled: bool = True
+    covered: float = 0.2  # a space at least this much covered (the ink check's measure)
+    # the classifier's log-probabilities count (1 - covered share) times, at least this much
+    min_weight: float = 0.3
+    # a reading at least this sure is kept, however covered its space: the reader sees its
+    # ink (on the tuning renders, keeping them cost nothing)
+    keep_sure: float = 0.99
+    # the board looks played: of the side pairs where two surely read, uncovered, drawn
+    # spaces meet with a route on either side, at most this share clash (a route against a
+    # blank side or the other kind of route; legal games: 0-0.2, random boards: 0.5-1), and
+    # there are at least ``min_pairs`` such pairs
+    sure: float = 0.9
+    max_clashes: float = 0.3
+    min_pairs: int = 3
+    sweeps: int = 3  # passes over the covered spaces, so that neighbours settle together
+
+
+def clash_share(grid: list[list[str]], probs: np.ndarray, covered: np.ndarray,
+                params: CoveredParams = CoveredParams()) -> tuple[float, int]:
+    """(share of clashing side pairs, pairs counted) between surely read, uncovered, drawn
+    neighbours of ``grid``, where at least one of the two sides carries a route."""
+    clear = (probs.max(axis=2) >= params.sure) & (covered < params.covered)
+    clashes = pairs = 0
+    for r in range(GRID):
+        for c in range(GRID):
+            for side in (Side.E, Side.S):
+                dr, dc = side.delta
+                rr, cc = r + dr, c + dc
+                if rr >= GRID or cc >= GRID or not (clear[r, c] and clear[rr, cc]):
+                    continue
+                if EMPTY in (grid[r][c], grid[rr][cc]):
+                    continue
+                mine = side_letters(grid[r][c])[side]
+                theirs = side_letters(grid[rr][cc])[side.opposite]
+                if mine == theirs == "_":
+                    continue
+                pairs += 1
+                clashes += mine != theirs
+    return (clashes / pairs if pairs else 1.0), pairs
+
+
+def looks_played(grid: list[list[str]], probs: np.ndarray, covered: np.ndarray,
+                 params: CoveredParams = CoveredParams()) -> bool:
+    """Whether the board's clear spaces join as in a game played by the rules."""
+    share, pairs = clash_share(grid, probs, covered, params)
+    return pairs >= params.min_pairs and share <= params.max_clashes
+
+
+def read_covered(grid: list[list[str]], probs: np.ndarray, review: list[ReviewEntry],
+                 covered: np.ndarray, scorer: ContextScorer,
+                 params: CoveredParams = CoveredParams()
+                 ) -> tuple[list[list[str]], list[ReviewEntry]]:
+    """The grid with its covered spaces read from their neighbours (on a board that
+    ``looks_played``), and the review list with each changed space listed (replacing an
+    entry it had). ``probs``: (7, 7, n_classes) over ``scorer.classes``; ``covered``: (7, 7)
+    shares of each space covered."""
+    spaces = [(r, c) for r in range(GRID) for c in range(GRID)
+              if covered[r, c] >= params.covered and probs[r, c].max() < params.keep_sure
+              and grid[r][c] not in ODD_CLASSES]
+    if not params.enabled or not spaces or not looks_played(grid, probs, covered, params):
+        return grid, list(review)
+    classes = scorer.classes
+    logp = np.log(probs.astype(np.float64) + 1e-6)
+    new = [row[:] for row in grid]
+    posterior: dict[tuple[int, int], np.ndarray] = {}
+    for _ in range(params.sweeps):
+        for r, c in spaces:
+            weight = max(params.min_weight, 1.0 - float(covered[r, c]))
+            score = weight * logp[r, c] + scorer.scores(new, r, c)
+            new[r][c] = classes[int(np.argmax(score))]
+            posterior[(r, c)] = score
+    entries = {(item.row, item.col): item for item in review}
+    for r, c in spaces:
+        if new[r][c] == grid[r][c]:
+            continue
+        score = posterior[(r, c)]
+        p = np.exp(score - score.max())
+        p /= p.sum()
+        order = np.argsort(p)[::-1][:3]
+        shown = float(probs[r, c, classes.index(grid[r][c])])
+        entries[(r, c)] = ReviewEntry(
+            r, c, new[r][c], tuple((classes[i], round(float(p[i]), 3)) for i in order),
+            f"{FROM_NEIGHBOURS}: the photo shows {grid[r][c]} ({shown:.2f}) under what "
+            f"covers it")
+    merged = sorted(entries.values(), key=lambda item: (item.row, item.col))
+    return new, merged
