@@ -109,6 +109,7 @@ def read_covered(grid: list[list[str]], probs: np.ndarray, review: list[ReviewEn
             new[r][c] = classes[int(np.argmax(score))]
             posterior[(r, c)] = score
     entries = {(item.row, item.col): item for item in review}
+    index = {token: i for i, token in enumerate(classes)}
     for r, c in spaces:
         if new[r][c] == grid[r][c]:
             continue
@@ -116,7 +117,7 @@ def read_covered(grid: list[list[str]], probs: np.ndarray, review: list[ReviewEn
         p = np.exp(score - score.max())
         p /= p.sum()
         order = np.argsort(p)[::-1][:3]
-        shown = float(probs[r, c, classes.index(grid[r][c])])
+        shown = float(probs[r, c, index[grid[r][c]]]) if grid[r][c] in index else 0.0
         entries[(r, c)] = ReviewEntry(
             r, c, new[r][c], tuple((classes[i], round(float(p[i]), 3)) for i in order),
             f"{FROM_NEIGHBOURS}: the photo shows {grid[r][c]} ({shown:.2f}) under what "
