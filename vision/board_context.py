@@ -16,7 +16,7 @@ renderer's players (``scripts/board_context.py``, from a fixed seed; shipped as
   either kind (``xH``, ``xR``), the board's edge without an Exit (``edge``), an empty
   neighbour (``empty``), or a drawn neighbour's facing side (``dH``, ``dR``, ``d_``).
 
-``context_scores`` combines them as naive Bayes: the log-prior of each class plus, for each
+``ContextScorer.scores`` combines them as naive Bayes: the log-prior of each class plus, for each
 side, the log-likelihood of what that side faces given the class's side there.
 """
 
@@ -30,12 +30,13 @@ import numpy as np
 
 from scoring.exits import exit_at, on_outer_edge
 from scoring.sides import Side
+from scoring.space import EMPTY_TOKEN
 from vision.space_parts import side_letters, token_parts
 
 CONTEXT_FILE = "board_context.json"
 SIDE_STATES: tuple[str, ...] = ("H", "R", "_", "e")  # "e": a side of an empty space
 SITUATIONS: tuple[str, ...] = ("xH", "xR", "edge", "empty", "dH", "dR", "d_")
-EMPTY = "."
+_SITUATION_ROW = {name: i for i, name in enumerate(SITUATIONS)}
 # Pseudo-counts: every situation is possible for every side state (a player's Error), and a
 # drawing never seen in the games (a dead end, a water piece) is rare, not impossible.
 SIDE_PSEUDO = 1.0
@@ -46,7 +47,7 @@ UNKNOWN = -1e9
 
 def side_state(token: str, side: Side) -> str:
     """A space's side as the tables count it: "e" on an empty space, else its side letter."""
-    return "e" if token == EMPTY else side_letters(token)[side]
+    return "e" if token == EMPTY_TOKEN else side_letters(token)[side]
 
 
 def situation(grid: list[list[str]], row: int, col: int, side: Side) -> str | None:
@@ -57,7 +58,7 @@ def situation(grid: list[list[str]], row: int, col: int, side: Side) -> str | No
         return "edge" if exit_ is None else "x" + exit_.kind
     dr, dc = side.delta
     token = grid[row + dr][col + dc]
-    if token == EMPTY:
+    if token == EMPTY_TOKEN:
         return "empty"
     name = "d" + side_letters(token)[side.opposite]
     return name if name in SITUATIONS else None
@@ -81,7 +82,7 @@ class BoardContext:
                      for state in SIDE_STATES}
         except (KeyError, AttributeError, TypeError, ValueError) as exc:
             raise ValueError(f"board context tables unreadable: {exc!r}") from None
-        if not tokens or EMPTY not in tokens:
+        if not tokens or EMPTY_TOKEN not in tokens:
             raise ValueError("board context tables hold no token counts")
         return cls(tokens, sides, str(info.get("recipe", "")))
 
@@ -137,5 +138,5 @@ class ContextScorer:
         for side in Side:
             name = situation(grid, row, col, side)
             if name is not None:
-                out = out + self.sides[SITUATIONS.index(name), side]
+                out = out + self.sides[_SITUATION_ROW[name], side]
         return out

@@ -23,7 +23,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from scoring.sides import Side
-from vision.board_context import EMPTY, ContextScorer
+from scoring.space import EMPTY_TOKEN
+from vision.board_context import ContextScorer
 from vision.rectify import GRID
 from vision.review import ReviewEntry
 from vision.space_parts import ODD_CLASSES, side_letters
@@ -67,7 +68,7 @@ def clash_share(grid: list[list[str]], probs: np.ndarray, covered: np.ndarray,
                 rr, cc = r + dr, c + dc
                 if rr >= GRID or cc >= GRID or not (clear[r, c] and clear[rr, cc]):
                     continue
-                if EMPTY in (grid[r][c], grid[rr][cc]):
+                if EMPTY_TOKEN in (grid[r][c], grid[rr][cc]):
                     continue
                 mine = side_letters(grid[r][c])[side]
                 theirs = side_letters(grid[rr][cc])[side.opposite]
@@ -93,10 +94,12 @@ def read_covered(grid: list[list[str]], probs: np.ndarray, review: list[ReviewEn
     ``looks_played``), and the review list with each changed space listed (replacing an
     entry it had). ``probs``: (7, 7, n_classes) over ``scorer.classes``; ``covered``: (7, 7)
     shares of each space covered."""
+    if not params.enabled:
+        return grid, list(review)
     spaces = [(r, c) for r in range(GRID) for c in range(GRID)
               if covered[r, c] >= params.covered and probs[r, c].max() < params.keep_sure
               and grid[r][c] not in ODD_CLASSES]
-    if not params.enabled or not spaces or not looks_played(grid, probs, covered, params):
+    if not spaces or not looks_played(grid, probs, covered, params):
         return grid, list(review)
     classes = scorer.classes
     logp = np.log(probs.astype(np.float64) + 1e-6)
