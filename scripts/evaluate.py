@@ -89,11 +89,13 @@ TTA_MODES = {"unsure": ClassifyParams(), "all": ClassifyParams(sure=None),
 
 def _init(models: str, tta: str, ink_check: bool = True, unbend: bool = True,
           faint_above: float = ClassifyParams().faint_above, mark_check: bool = True,
-          mark_threshold: float | None = None, covered_context: bool = True) -> None:
+          mark_threshold: float | None = None, covered_context: bool = True,
+          second_doubt_ratio: float = ClassifyParams().second_doubt_ratio) -> None:
     global _recognizer
     cv2.setNumThreads(1)
     _recognizer = Recognizer.load(models, params=ReadParams(
-        classify=replace(TTA_MODES[tta], faint_above=faint_above),
+        classify=replace(TTA_MODES[tta], faint_above=faint_above,
+                         second_doubt_ratio=second_doubt_ratio),
         ink=InkCheckParams(enabled=ink_check),
         unbend=UnbendParams(enabled=unbend),
         marks=MarkParams(enabled=mark_check, threshold=mark_threshold),
@@ -403,6 +405,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--faint-above", type=float, default=ClassifyParams().faint_above,
                         help="boards whose ink gain is above this are read by the faint-ink "
                              "readers (vision.classify.has_faint_ink)")
+    parser.add_argument("--second-doubt-ratio", type=float,
+                        default=ClassifyParams().second_doubt_ratio,
+                        help="a doubtful board's faint-ink reading is kept unless it is more "
+                             "than this many times as much in doubt as the standard one "
+                             "(vision.classify.second_reading_kept)")
     parser.add_argument("--write-meta", action="store_true",
                         help="record the figures in the model metadata (models/*.json)")
     args = parser.parse_args(argv)
@@ -413,7 +420,8 @@ def main(argv: list[str] | None = None) -> int:
             Pool(args.workers, initializer=_init,
                  initargs=(args.models, args.tta, not args.no_ink_check,
                            not args.no_unbend, args.faint_above, not args.no_mark_check,
-                           args.mark_threshold, not args.no_covered_context)) as pool:
+                           args.mark_threshold, not args.no_covered_context,
+                           args.second_doubt_ratio)) as pool:
         jobs = [(args.seed + i, args.megapixels, tmp, args.conditions, args.expansion)
                 for i in range(args.n)]
         rows = []

@@ -24,7 +24,9 @@ from dataclasses import asdict
 from pathlib import Path
 
 import numpy as np
+import onnx
 import torch
+from onnx import numpy_helper
 from torch import nn
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -346,6 +348,61 @@ def load_matching(model: nn.Module, path: Path) -> int:
     return len(kept)
 
 
+def load_onnx_weights(model: nn.Module, path: Path) -> int:
+    """Load a shipped network's weights from its ONNX file (the ``.pt`` of some shipped
+    networks was never kept); returns how many tensors were loaded.
+
+    The exporter folds each batch norm into the convolution before it, so a convolution gets
+    the folded weights and its batch norm becomes the identity plus the folded bias (mean 0,
+    variance 1 - eps, scale 1): in eval mode the network computes exactly what the ONNX file
+    does. Train such a network with its batch norms frozen (``--freeze-norms``). Tensors are
+    matched by the module path the exporter names (``/features/features.3/Conv``, ``head.2.weight``;
+    a ``net.`` prefix, the mark-head wrapper's, is dropped); the class matrix is rebuilt."""
+    graph = onnx.load(str(path)).graph
+    weights = {t.name: torch.from_numpy(numpy_helper.to_array(t).copy())
+               for t in graph.initializer}
+    own = model.state_dict()
+    state: dict[str, torch.Tensor] = {}
+    for node in graph.node:
+        if node.op_type != "Conv":
+            continue
+        # "/features/features.3/Conv_output_0" or "/net/features/features.3/Conv_output_0"
+        parts = [p for p in node.output[0].split("/")[1:-1] if p != "net"]
+        module = parts[-1]  # "features.3"
+        conv = f"{module}.weight"
+        if conv not in own:
+            continue
+        kind, index = module.rsplit(".", 1)
+        norm = f"{kind}.{int(index) + 1}"
+        state[conv] = weights[node.input[1]]
+        bias = weights[node.input[2]]
+        eps = next(m.eps for name, m in model.named_modules() if name == norm)
+        state[f"{norm}.weight"] = torch.ones_like(bias)
+        state[f"{norm}.bias"] = bias
+        state[f"{norm}.running_mean"] = torch.zeros_like(bias)
+        state[f"{norm}.running_var"] = torch.full_like(bias, 1.0 - eps)
+    for name, tensor in weights.items():
+        name = name.removeprefix("net.")
+        if name in own and name != "token_map" and not name.startswith("features."):
+            state[name] = tensor
+    kept = {k: v for k, v in state.items() if k in own and own[k].shape == v.shape}
+    missing = [k for k, v in own.items() if k not in kept and k != "token_map"
+               and not k.endswith("num_batches_tracked")]
+    if missing:
+        raise SystemExit(f"{path}: no weights for {', '.join(missing[:4])} (not the same "
+                         "network: check --width and --base-game)")
+    model.load_state_dict(kept, strict=False)
+    return len(kept)
+
+
+def freeze_norms(model: nn.Module) -> None:
+    """Put every batch norm in eval mode: it keeps its statistics (those of the network it
+    started from); its scale and shift still learn."""
+    for module in model.modules():
+        if isinstance(module, nn.BatchNorm2d):
+            module.eval()
+
+
 class PartsLoss(nn.Module):
     """Cross-entropy over the classes (label smoothing 0.02), plus ``aux`` times the
     cross-entropy of each side's kind and of each join, so that the heads mean what they say
@@ -443,7 +500,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-minutes", type=float, default=0,
                         help="time budget: the learning rate anneals to zero by then (0: none)")
     parser.add_argument("--init", type=Path, default=None,
-                        help="start from these CellNet weights (.pt) instead of at random")
+                        help="start from these weights instead of at random: a .pt state "
+                             "dict, or a shipped .onnx file (load_onnx_weights; use "
+                             "--freeze-norms with it)")
+    parser.add_argument("--freeze-norms", action="store_true",
+                        help="keep the batch norms' statistics as they start (fine-tuning)")
     parser.add_argument("--base-game", action="store_true",
                         help="train the base-game reader (flat head over the 83 base classes, "
                              "base-game boards only) instead of the parts network")
@@ -493,7 +554,8 @@ def main(argv: list[str] | None = None) -> int:
     files = ((BASE_MODEL_FILE, BASE_META_FILE, "base_classifier.pt") if args.base_game
              else (MODEL_FILE, META_FILE, "cell_classifier.pt"))
     if args.init:
-        kept = load_matching(model, args.init)
+        kept = (load_onnx_weights(model, args.init) if args.init.suffix == ".onnx"
+                else load_matching(model, args.init))
         print(f"starting from {args.init} ({kept} tensors of the same shape)", flush=True)
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
     steps = args.epochs * (len(train_y) // args.batch)
@@ -513,6 +575,8 @@ def main(argv: list[str] | None = None) -> int:
     step = 0
     for epoch in range(args.epochs):
         model.train()
+        if args.freeze_norms:
+            freeze_norms(model)
         order = rng.permutation(len(train_y))
         t0, total = time.time(), 0.0
         for b in range(len(train_y) // args.batch):

@@ -252,6 +252,19 @@ def test_the_second_reading_is_kept_when_surer_unless_it_loses_the_water():
     assert second_reading_kept(with_river, _probs([(0, 0.99)] * 45 + [(3, 0.9)] * 4), water)
 
 
+def test_the_second_reading_may_be_kept_though_more_in_doubt():
+    """The two readers' doubts are not on one scale: with a doubt ratio the faint-ink
+    reading is kept up to that many times as much in doubt, never when it loses the water."""
+    water = [".", "H_H_", "R_R_", "W_W_"]
+    first = _probs([(0, 0.99)] * 45 + [(1, 0.8)] * 4)  # doubt 0.45 + 0.8
+    second = _probs([(0, 0.99)] * 45 + [(2, 0.6)] * 4)  # doubt 0.45 + 1.6
+    assert not second_reading_kept(first, second, water)
+    assert not second_reading_kept(first, second, water, doubt_ratio=1.5)
+    assert second_reading_kept(first, second, water, doubt_ratio=2.0)
+    with_river = _probs([(0, 0.99)] * 45 + [(3, 0.8)] * 4)
+    assert not second_reading_kept(with_river, second, water, doubt_ratio=1000.0)
+
+
 def test_a_doubtful_board_is_read_again_by_the_faint_ink_readers(recognizer, tmp_path):
     """Streaky dry-erase strokes (seed 8850019): dark enough that the standard readers read
     the board, which they do with many spaces unsure and 18 wrong; the faint-ink readers'

@@ -249,3 +249,38 @@ def test_a_mark_head_is_added_without_changing_the_reading(tmp_path):
     probs, marks = CellClassifier.load(out).first_reading(np.repeat(crops, 3, axis=0))
     np.testing.assert_allclose(probs, softmax(before[0] / meta.temperature), atol=1e-5)
     assert marks.shape == (3,) and ((marks >= 0) & (marks <= 1)).all()
+
+
+def test_a_shipped_network_is_tuned_on_from_its_onnx_file(tmp_path):
+    """--init with a shipped .onnx file (whose .pt was never kept) starts from exactly the
+    network the reader runs: its batch norms folded into the convolutions, kept frozen."""
+    import onnxruntime as ort
+    import torch
+
+    train = load_script("train_classifier")
+    from vision.model_files import models_dir
+
+    shipped = models_dir()
+    rng = np.random.default_rng(5)
+    for name, model, channels in (
+            ("faint_base_classifier", train.BaseGameNet(width=16), 1),
+            ("faint_cell_classifier", train.CellNet(width=16, channels=2), 2)):
+        path = shipped / f"{name}.onnx"
+        assert train.load_onnx_weights(model, path) == 27
+        model.eval()
+        x = rng.normal(0, 1, (6, channels, 72, 72)).astype(np.float32)
+        with torch.no_grad():
+            ours = model(torch.from_numpy(x))[0].numpy()
+        theirs = ort.InferenceSession(str(path)).run(["logits"], {"crops": x})[0]
+        np.testing.assert_allclose(ours, theirs, atol=1e-4)
+        # the batch norms keep the folded statistics when training resumes with them frozen
+        model.train()
+        train.freeze_norms(model)
+        with torch.no_grad():
+            again = model(torch.from_numpy(x))[0]
+        assert not any(m.training for m in model.modules()
+                       if isinstance(m, torch.nn.BatchNorm2d))
+        assert again.shape == ours.shape
+    with pytest.raises(SystemExit, match="not the same network"):
+        train.load_onnx_weights(train.CellNet(width=24, channels=2),
+                                shipped / "faint_cell_classifier.onnx")

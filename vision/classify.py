@@ -47,9 +47,14 @@ class ClassifyParams:
     faint_min_spaces: int = 10
     # A board the standard readers read with at least doubtful_spaces spaces less sure than
     # doubtful_below is read by the faint-ink readers too (worn, streaky or blurred ink that
-    # is not faint overall), and the reading less in doubt is kept (``second_reading_kept``).
+    # is not faint overall), and their reading is kept unless it loses the water the first
+    # shows or is at least second_doubt_ratio times as much in doubt (``second_reading_kept``;
+    # 1.0: the reading less in doubt wins). Keeping it whatever its doubt (math.inf) reads
+    # phone photos better and clean ones a little worse (docs/VISION.md, "Which reading a
+    # doubtful board keeps"), so the default stays 1.0.
     doubtful_below: float = 0.9
     doubtful_spaces: int = 3
+    second_doubt_ratio: float = 1.0
 
 
 def in_classes(probs: np.ndarray, source: list[str], target: list[str]) -> np.ndarray:
@@ -193,15 +198,16 @@ def doubt(probs: np.ndarray) -> float:
     return float((1.0 - probs.reshape(-1, probs.shape[-1]).max(axis=1)).sum())
 
 
-def second_reading_kept(first: np.ndarray, second: np.ndarray, classes: list[str]) -> bool:
+def second_reading_kept(first: np.ndarray, second: np.ndarray, classes: list[str],
+                        doubt_ratio: float = 1.0) -> bool:
     """Whether a second reading of a board (the faint-ink readers') replaces the first (the
-    standard readers'): it is less in doubt, and it keeps the water the first one shows (some
-    space's best class with a river or lake side, however sure: ``reads_water``). The
-    faint-ink base-game reader reads no water, and it is often surer of a board whose water
-    it cannot see."""
+    standard readers'): it keeps the water the first one shows (some space's best class with
+    a river or lake side, however sure: ``reads_water``), and it is less than ``doubt_ratio``
+    times as much in doubt (``math.inf``: whatever its doubt). The faint-ink base-game reader
+    reads no water, and it is often surer of a board whose water it cannot see."""
     if reads_water(first, classes, ANY_WATER) and not reads_water(second, classes, ANY_WATER):
         return False
-    return doubt(second) < doubt(first)
+    return doubt(second) < doubt_ratio * doubt(first)
 
 
 def has_faint_ink(crops: np.ndarray, reader: CellClassifier, params: ClassifyParams) -> bool:

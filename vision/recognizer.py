@@ -414,7 +414,8 @@ class Recognizer:
                 and doubtful(reading.probs, self.params.classify)):
             second = self.read_with(self.faint, crops)
             if second_reading_kept(reading.probs, second.probs,
-                                   list(self.classifier.meta.classes)):
+                                   list(self.classifier.meta.classes),
+                                   self.params.classify.second_doubt_ratio):
                 reading, name = second, SECOND_READING_KEPT
             else:
                 name = SECOND_READING_DROPPED
