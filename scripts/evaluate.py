@@ -407,9 +407,9 @@ def main(argv: list[str] | None = None) -> int:
                              "readers (vision.classify.has_faint_ink)")
     parser.add_argument("--second-doubt-ratio", type=float,
                         default=ClassifyParams().second_doubt_ratio,
-                        help="a doubtful board's faint-ink reading is kept unless it is more "
-                             "than this many times as much in doubt as the standard one "
-                             "(vision.classify.second_reading_kept)")
+                        help="a doubtful board's faint-ink reading is kept unless it is at "
+                             "least this many times as much in doubt as the standard one "
+                             "(inf: whatever its doubt; vision.classify.second_reading_kept)")
     parser.add_argument("--write-meta", action="store_true",
                         help="record the figures in the model metadata (models/*.json)")
     args = parser.parse_args(argv)

@@ -356,8 +356,9 @@ def load_onnx_weights(model: nn.Module, path: Path) -> int:
     the folded weights and its batch norm becomes the identity plus the folded bias (mean 0,
     variance 1 - eps, scale 1): in eval mode the network computes exactly what the ONNX file
     does. Train such a network with its batch norms frozen (``--freeze-norms``). Tensors are
-    matched by the module path the exporter names (``/features/features.3/Conv``, ``head.2.weight``;
-    a ``net.`` prefix, the mark-head wrapper's, is dropped); the class matrix is rebuilt."""
+    matched by the module path the exporter names (``/features/features.3/Conv``,
+    ``head.2.weight``; a ``net.`` prefix, the mark-head wrapper's, is dropped); the class
+    matrix is rebuilt."""
     graph = onnx.load(str(path)).graph
     weights = {t.name: torch.from_numpy(numpy_helper.to_array(t).copy())
                for t in graph.initializer}
@@ -376,7 +377,7 @@ def load_onnx_weights(model: nn.Module, path: Path) -> int:
         norm = f"{kind}.{int(index) + 1}"
         state[conv] = weights[node.input[1]]
         bias = weights[node.input[2]]
-        eps = next(m.eps for name, m in model.named_modules() if name == norm)
+        eps = model.get_submodule(norm).eps
         state[f"{norm}.weight"] = torch.ones_like(bias)
         state[f"{norm}.bias"] = bias
         state[f"{norm}.running_mean"] = torch.zeros_like(bias)

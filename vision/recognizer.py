@@ -13,8 +13,8 @@ marks, artwork, round numbers; the straightened board is then turned, not warped
 cut into 49 crops), classify (one batched ONNX call), decode (tokens, neighbour prior, review
 list), ink_check (vision.ink_check: ink read as empty and covered spaces added to the review
 list, tokens unchanged), covered (vision.covered: on a board that looks played, the spaces the
-ink check finds covered read again from what their neighbours show). When to refuse a photo and when to warn is vision.acceptance's
-policy.
+ink check finds covered read again from what their neighbours show). When to refuse a photo
+and when to warn is vision.acceptance's policy.
 """
 
 from __future__ import annotations
