@@ -26,6 +26,7 @@ from pathlib import Path
 import numpy as np
 import onnx
 import torch
+from google.protobuf.message import DecodeError
 from onnx import numpy_helper
 from torch import nn
 
@@ -359,7 +360,10 @@ def load_onnx_weights(model: nn.Module, path: Path) -> int:
     matched by the module path the exporter names (``/features/features.3/Conv``,
     ``head.2.weight``; a ``net.`` prefix, the mark-head wrapper's, is dropped); the class
     matrix is rebuilt."""
-    graph = onnx.load(str(path)).graph
+    try:
+        graph = onnx.load(str(path)).graph
+    except (OSError, DecodeError) as exc:
+        raise SystemExit(f"{path}: not a readable ONNX file ({exc})") from None
     weights = {t.name: torch.from_numpy(numpy_helper.to_array(t).copy())
                for t in graph.initializer}
     own = model.state_dict()

@@ -284,3 +284,8 @@ def test_a_shipped_network_is_tuned_on_from_its_onnx_file(tmp_path):
     with pytest.raises(SystemExit, match="not the same network"):
         train.load_onnx_weights(train.CellNet(width=24, channels=2),
                                 shipped / "faint_cell_classifier.onnx")
+    broken = tmp_path / "broken.onnx"
+    broken.write_text("not a network")
+    for path in (broken, tmp_path / "missing.onnx"):
+        with pytest.raises(SystemExit, match=f"{path.name}: not a readable ONNX file"):
+            train.load_onnx_weights(train.BaseGameNet(width=16), path)
