@@ -176,13 +176,16 @@ def with_settings(params: LocateParams, settings: list[str]) -> LocateParams:
             raise SystemExit(f"--set {setting}: expected section.field=value, a field of "
                              "vision.locate.params.LocateParams")
         current = getattr(part, field)
-        if isinstance(current, bool):
-            value = text.lower() in ("1", "true", "yes")
-        elif isinstance(current, tuple):
-            value = tuple(type(current[0])(v) for v in text.split(","))
-        else:
-            value = type(current)(text)
-        params = replace(params, **{section: replace(part, **{field: value})})
+        try:
+            if isinstance(current, bool):
+                value = text.lower() in ("1", "true", "yes")
+            elif isinstance(current, tuple):
+                value = tuple(type(current[0])(v) for v in text.split(","))
+            else:
+                value = type(current)(text)
+            params = replace(params, **{section: replace(part, **{field: value})})
+        except ValueError as exc:  # a number that is not one, a choice that is not offered
+            raise SystemExit(f"--set {setting}: {exc}") from None
     return params
 
 

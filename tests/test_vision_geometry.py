@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from scoring.space import parse_token
-from vision.crops import ink_darkness, space_crops
+from vision.crops import darkest_channel, ink_darkness, space_crops
 from vision.decode import decode
 from vision.exit_marks import exit_axis_evidence
 from vision.model_meta import CLASSES, mirror_index_map, rotate_token, rotation_index_map
@@ -168,3 +168,12 @@ def test_decode_breaks_near_ties_by_neighbours_and_lists_them(second):
     assert decoded.grid[3][3] == "_H_H"
     assert [(d.row, d.col) for d in decoded.review] == [(3, 3)]
     assert "neighbours" in decoded.review[0].reason
+
+
+@pytest.mark.parametrize("dtype", [np.uint8, np.float32])
+def test_darkest_channel_is_the_minimum_of_the_three(dtype):
+    rng = np.random.default_rng(8)
+    image = rng.integers(0, 256, (31, 17, 3)).astype(dtype)
+    assert np.array_equal(darkest_channel(image), image.min(axis=2))
+    grey = image[..., 0]
+    assert darkest_channel(grey) is grey  # a grey image is its own darkest channel

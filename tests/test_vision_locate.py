@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import json
+from dataclasses import replace
 from functools import lru_cache
 
 import cv2
@@ -14,7 +15,10 @@ from tests.project_scripts import load_script
 from vision.acceptance import AcceptanceParams, accept_lattice
 from vision.errors import PhotoError
 from vision.image_io import LoadedPhoto
-from vision.locate import find_lattice
+from vision.locate import LocateParams, find_lattice
+from vision.locate.combs import kth_smallest, second_smallest
+from vision.locate.params import FitParams
+from vision.locate.views import column_coverage, row_coverage
 from vision.render import PhotoOptions, render_photo, sample_grid
 from vision.render.on_sheet import draw_hand, hand_over
 from vision.render.scene import draw_object, marker_pen
@@ -133,3 +137,61 @@ def test_evaluate_locate_reports_each_photo(tmp_path, capsys):
     assert summary["all"]["photos"] == 2 and summary["all"]["found_pct"] == 100.0
     assert summary["all"]["located_wrong"] == 0 and "hand" not in summary
     assert '"found_pct": 100.0' in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("robust_fit", ["usac", "ransac"])
+def test_either_robust_fit_finds_a_bent_board_under_a_hand(robust_fit):
+    # the refinement's homography through the snapped intersections, fitted with USAC (the
+    # default) or OpenCV's classic RANSAC (the fit before), on a bent sheet with a hand on it
+    photo = _rendered(8800129, "phone")
+    params = LocateParams(fit=replace(FitParams(), robust_fit=robust_fit))
+    fit = find_lattice(photo.image, params)
+    assert fit is not None and fit.confidence > 0.5
+    cell = np.linalg.norm(photo.corners[1] - photo.corners[0]) / 7
+    error = min(np.abs(np.roll(fit.corners, k, axis=0) - photo.corners).max() for k in range(4))
+    assert error < 0.3 * cell
+
+
+def test_an_unknown_robust_fit_is_refused_by_name():
+    with pytest.raises(ValueError, match=r"'lmeds'.*ransac, usac"):
+        FitParams(robust_fit="lmeds")
+
+
+def test_comb_order_statistics_are_those_of_a_partition():
+    # fit_combs takes the second-weakest tooth and the middle gap by comparing the few
+    # arrays against each other; coverage values repeat (fractions of a column), so ties too
+    rng = np.random.default_rng(3)
+    teeth = np.round(rng.random((8, 40, 90)) * 6) / 6
+    gaps = np.round(rng.random((7, 40, 90)) * 6) / 6
+    assert np.array_equal(second_smallest(teeth), np.partition(teeth, 1, axis=0)[1])
+    for k in range(7):
+        assert np.array_equal(kth_smallest(gaps, k), np.partition(gaps, k, axis=0)[k])
+
+
+def test_line_coverage_is_the_share_of_each_widened_column_and_row():
+    binary = np.zeros((20, 30), np.uint8)
+    binary[:, 10] = 1  # a full vertical line: its column and the two beside it covered
+    binary[5, :15] = 1  # half a horizontal line, in half the columns
+    columns, rows = column_coverage(binary), row_coverage(binary)
+    assert np.allclose(columns[9:12], 1.0) and columns[20] == 0.0
+    assert np.isclose(columns[3], 1 / 20)
+    # rows are widened across them: the half line covers rows 4-6
+    assert np.allclose(rows[4:7], 15 / 30) and np.isclose(rows[0], 1 / 30)
+    rng = np.random.default_rng(4)
+    noise = (rng.random((40, 50)) > 0.6).astype(np.uint8)
+    assert np.array_equal(column_coverage(noise),
+                          cv2.dilate(noise, np.ones((1, 3), np.uint8)).mean(axis=0))
+    assert np.array_equal(row_coverage(noise),
+                          cv2.dilate(noise, np.ones((3, 1), np.uint8)).mean(axis=1))
+
+
+def test_evaluate_locate_settings_name_what_is_wrong():
+    evaluate_locate = load_script("evaluate_locate")
+    params = evaluate_locate.with_settings(LocateParams(), ["fit.robust_fit=usac",
+                                                            "fit.ranked=2"])
+    assert params.fit.robust_fit == "usac" and params.fit.ranked == 2
+    for setting, reason in (("fit.robust_fit=lmeds", "one of ransac, usac"),
+                            ("fit.ranked=two", "invalid literal"),
+                            ("fit.no_such_field=1", "expected section.field=value")):
+        with pytest.raises(SystemExit, match=reason):
+            evaluate_locate.with_settings(LocateParams(), [setting])

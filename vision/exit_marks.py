@@ -11,6 +11,7 @@ board whose lattice is ``7 * cell`` pixels square at ``pad`` pixels from the edg
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import cv2
 import numpy as np
@@ -33,25 +34,36 @@ def exit_box_means(image: np.ndarray, cell: int, pad: int,
     Positions run clockwise round the board (N left to right, E top to bottom, S right to
     left, W bottom to top), so a quarter turn of the board is a roll of the sides.
     """
+    y0, y1, x0, x1 = _box_edges(cell, pad, boxes)
+    # 8-bit images sum exactly in integers, others in float64
+    sums = cv2.integral(np.ascontiguousarray(image) if image.dtype == np.uint8
+                        else np.ascontiguousarray(image, dtype=np.float64))
+    total = sums[y1, x1] - sums[y0, x1] - sums[y1, x0] + sums[y0, x0]
+    return total / ((y1 - y0) * (x1 - x0))
+
+
+@lru_cache(maxsize=16)
+def _box_edges(cell: int, pad: int, boxes: ExitBoxes
+               ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The boxes of ``exit_box_means`` as [y0, y1) x [x0, x1): four (4, 7) arrays, in its
+    order (each side clockwise)."""
     near, far = pad - int(boxes.out[1] * cell), pad - int(boxes.out[0] * cell)
     k = np.arange(GRID)
     lo = pad + ((k + boxes.across[0]) * cell).astype(int)
     hi = pad + ((k + boxes.across[1]) * cell).astype(int)
     end = pad + GRID * cell
     top, bottom = (near, far), (end + pad - far, end + pad - near)
-    sums = cv2.integral(np.ascontiguousarray(image, dtype=np.float64))
-
-    def box_means(y0, y1, x0, x1) -> np.ndarray:
-        """Means of the boxes [y0, y1) x [x0, x1) (arrays broadcast) from the integral."""
-        total = sums[y1, x1] - sums[y0, x1] - sums[y1, x0] + sums[y0, x0]
-        return total / ((y1 - y0) * (x1 - x0))
-
-    return np.stack([
-        box_means(top[0], top[1], lo, hi),  # N, left to right
-        box_means(lo, hi, bottom[0], bottom[1]),  # E, top to bottom
-        box_means(bottom[0], bottom[1], lo, hi)[::-1],  # S, right to left
-        box_means(lo, hi, top[0], top[1])[::-1],  # W, bottom to top
-    ])
+    ones = np.ones(GRID, int)
+    sides = [  # (y0, y1, x0, x1) of each side's 7 boxes
+        (top[0] * ones, top[1] * ones, lo, hi),  # N, left to right
+        (lo, hi, bottom[0] * ones, bottom[1] * ones),  # E, top to bottom
+        (bottom[0] * ones, bottom[1] * ones, lo[::-1], hi[::-1]),  # S, right to left
+        (lo[::-1], hi[::-1], top[0] * ones, top[1] * ones),  # W, bottom to top
+    ]
+    edges = tuple(np.stack([side[i] for side in sides]) for i in range(4))
+    for array in edges:
+        array.setflags(write=False)
+    return edges
 
 
 def exit_marks_contrast(image: np.ndarray, cell: int, pad: int,

@@ -81,7 +81,10 @@ class OnnxModel:
     def network_input(self, pixels: np.ndarray) -> np.ndarray:
         """uint8 images (N, H, W) -> float32 (N, 1, H, W), normalised as in training; images
         with channels, (N, C, H, W), keep them."""
-        x = (pixels.astype(np.float32) / 255.0 - self.io.mean) / self.io.std
+        x = pixels.astype(np.float32)
+        x /= 255.0  # in place: the same float32 steps as (x / 255 - mean) / std
+        x -= self.io.mean
+        x /= self.io.std
         return x[:, None] if x.ndim == 3 else x
 
     def run(self, x: np.ndarray) -> np.ndarray:

@@ -17,7 +17,10 @@ DEFAULT = CandidateParams()
 
 def working_image(image: np.ndarray, params: CandidateParams = DEFAULT
                   ) -> tuple[np.ndarray, float]:
-    """Grayscale (darkest channel) image with long side <= ``work_side``, and its scale."""
+    """Grayscale (darkest channel) image with long side <= ``work_side``, and its scale.
+
+    The photo is shrunk before its darkest channel is taken: taking it first (a third of the
+    shrinking's work) lost the lattice on some phone photos (docs/VISION.md, "Speed")."""
     h, w = image.shape[:2]
     scale = min(1.0, params.work_side / max(h, w))
     interpolation = cv2.INTER_AREA if scale < 0.6 else cv2.INTER_LINEAR
@@ -103,9 +106,9 @@ def large_components(binary: np.ndarray, min_area: float) -> np.ndarray:
     candidate (and textured backgrounds make many thousands of them).
     """
     _, labels, stats, _ = cv2.connectedComponentsWithStats(binary, connectivity=8)
-    keep = stats[:, cv2.CC_STAT_WIDTH] * stats[:, cv2.CC_STAT_HEIGHT] > min_area
-    keep[0] = False
-    return keep[labels].astype(np.uint8)
+    keep = (stats[:, cv2.CC_STAT_WIDTH] * stats[:, cv2.CC_STAT_HEIGHT] > min_area).astype(np.uint8)
+    keep[0] = 0
+    return keep[labels]
 
 
 def clockwise(quad: np.ndarray) -> np.ndarray:

@@ -49,25 +49,29 @@ def fit_combs(profile: np.ndarray, min_step: float, max_step: float, params: Fit
     steps = np.arange(min_step, max_step, params.comb_step_px, dtype=np.float32)
     offsets = np.arange(0, n, 1.0, dtype=np.float32)
     k = np.arange(GRID + 1, dtype=np.float32)
-    # (steps, offsets, teeth) positions, rounded to whole pixels
-    teeth = offsets[None, :, None] + steps[:, None, None] * k[None, None, :]
-    gaps = teeth[:, :, :-1] + steps[:, None, None] / 2
-    valid = teeth[:, :, -1] < n - 1
+    # (teeth, steps, offsets) positions, tooth first so that each tooth is one array
+    teeth = offsets[None, None, :] + steps[None, :, None] * k[:, None, None]
+    gaps = teeth[:-1] + steps[None, :, None] / 2
+    valid = teeth[-1] < n - 1
     last = n - 1
     on_all = profile[np.minimum(np.rint(teeth).astype(np.int32), last)]
     off_all = profile[np.minimum(np.rint(gaps).astype(np.int32), last)]
     # Printed lines run the whole way: the second-weakest tooth decides. Drawn routes
     # (half a space off) are often nearly as long on a full board, so they weigh less.
-    on = np.partition(on_all, 1, axis=2)[:, :, 1]
-    off = np.partition(off_all, GRID // 2, axis=2)[:, :, GRID // 2]
+    on = second_smallest(on_all)
+    off = kth_smallest(off_all, GRID // 2)
     score = on - params.comb_off_weight * off + params.comb_step_bonus * steps[:, None] / max_step
     score[~valid] = -np.inf
-    # the best few offsets of each spacing, best first (each row sorted on its own)
+    # the best few offsets of each spacing, best first (each row sorted on its own), then
+    # all of them best first (a stable sort: spacings in order where scores tie)
     best = np.argsort(score, axis=1)[:, ::-1][:, :params.offsets_per_step]
-    found: list[tuple[float, float, float]] = [
-        (float(offsets[oi]), float(steps[si]), float(score[si, oi]))
-        for si in range(len(steps)) for oi in best[si] if np.isfinite(score[si, oi])]
-    found.sort(key=lambda f: -f[2])
+    best_scores = np.take_along_axis(score, best, axis=1)
+    rows = np.broadcast_to(np.arange(len(steps))[:, None], best.shape)
+    keep = np.isfinite(best_scores)
+    rows, best, best_scores = rows[keep], best[keep], best_scores[keep]
+    order = np.argsort(-best_scores, kind="stable")
+    found = [(float(offsets[oi]), float(steps[si]), float(value)) for si, oi, value
+             in zip(rows[order], best[order], best_scores[order], strict=True)]
     chosen: list[tuple[float, float, float]] = []
     for offset, step, value in found:
         if all(abs(offset - o) > s / 2 or abs(offset + GRID * step - o - GRID * s) > s / 2
@@ -76,6 +80,28 @@ def fit_combs(profile: np.ndarray, min_step: float, max_step: float, params: Fit
             if len(chosen) == params.combs_kept:
                 break
     return chosen
+
+
+def second_smallest(values: np.ndarray) -> np.ndarray:
+    """The second-smallest of ``values`` along its first axis (as ``np.partition``'s 1st)."""
+    smallest = np.minimum(values[0], values[1])
+    second = np.maximum(values[0], values[1])
+    for value in values[2:]:
+        second = np.minimum(second, np.maximum(smallest, value))
+        smallest = np.minimum(smallest, value)
+    return second
+
+
+def kth_smallest(values: np.ndarray, k: int) -> np.ndarray:
+    """The ``k``-th smallest (from 0) of ``values`` along its first axis, by sorting the
+    few arrays against each other (as ``np.partition``'s k-th, faster for a short axis)."""
+    ordered = list(values)
+    for i in range(len(ordered)):  # odd-even transposition sort: len(ordered) rounds
+        for j in range(i % 2, len(ordered) - 1, 2):
+            low = np.minimum(ordered[j], ordered[j + 1])
+            ordered[j + 1] = np.maximum(ordered[j], ordered[j + 1])
+            ordered[j] = low
+    return ordered[k]
 
 
 def _outer_lines(profile: np.ndarray, pad: float, inner: float, params: FitParams

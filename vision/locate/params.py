@@ -10,6 +10,8 @@ from dataclasses import dataclass, field
 
 from vision.exit_marks import ExitBoxes
 
+ROBUST_FITS = ("ransac", "usac")  # FitParams.robust_fit: vision.locate.refine fits with them
+
 
 @dataclass(frozen=True)
 class CandidateParams:
@@ -88,6 +90,11 @@ class FitParams:
     min_cross: float = 0.05  # weakest cross response taken as an intersection
     min_intersections: int = 12  # fewer found (or RANSAC inliers): no refit
     ransac_px: float = 0.12  # RANSAC reprojection threshold (spaces)
+    # OpenCV's robust fit (ROBUST_FITS): "ransac" (classic RANSAC: up to 15 ms when few
+    # points agree) or "usac" (USAC_DEFAULT, the consensus optimised locally: about 1 ms,
+    # but it refits guesses that are only part of the lattice well enough to win them the
+    # search; docs/VISION.md, "Speed")
+    robust_fit: str = "ransac"
     frame_reach: float = 0.3  # frame profile half-width when snapping to its inner edge
     frame_contrast: float = 25.0  # a frame this much darker than inside is snapped to
     score_frame_px: int = 2  # a frame side is looked for this far either side of its line
@@ -106,6 +113,10 @@ class FitParams:
     max_aspect: float = 1.6  # longer pair of opposite sides over the shorter pair
     zoom_gain: float = 1.5  # a small board is searched again if its crop is this much finer
     zoom_margin: float = 0.6  # the crop round it, of the lattice's extent
+
+    def __post_init__(self) -> None:
+        if self.robust_fit not in ROBUST_FITS:
+            raise ValueError(f"robust_fit {self.robust_fit!r}: one of {', '.join(ROBUST_FITS)}")
 
 
 @dataclass(frozen=True)

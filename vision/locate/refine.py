@@ -6,37 +6,40 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
+from numpy.lib.stride_tricks import sliding_window_view
 
 from vision.locate.params import FitParams
 from vision.locate.views import flat_view, square
 from vision.rectify import GRID
 
+# FitParams.robust_fit: OpenCV's methods of fitting a homography to points with outliers
+ROBUST_METHODS = {"usac": cv2.USAC_DEFAULT, "ransac": cv2.RANSAC}
+
 
 def refine(binary: np.ndarray, corners: np.ndarray, params: FitParams) -> np.ndarray:
-    """Snap to the lattice intersections (a cross filter) and refit the homography (RANSAC)."""
+    """Snap to the lattice intersections (a cross filter) and refit the homography robustly
+    (``FitParams.robust_fit``)."""
     cell = params.refine_cell
-    inner = GRID * cell
     pad = cell
     ideal = np.array([[pad + j * cell, pad + i * cell] for i in range(GRID + 1)
                       for j in range(GRID + 1)], np.float32)
-    inner_idx = [i * (GRID + 1) + j for i in range(1, GRID) for j in range(1, GRID)]
-    radius = int(params.snap_radius * cell)
+    inner = ideal.reshape(GRID + 1, GRID + 1, 2)[1:-1, 1:-1].reshape(-1, 2)
+    radius = int(params.snap_radius * cell)  # (less than the pad: windows inside the view)
+    xs, ys = inner.astype(int).T
     for _ in range(params.refine_rounds):
-        view = flat_view(binary, corners, inner, pad)
+        view = flat_view(binary, corners, GRID * cell, pad)
         response = _cross_response(view.image.astype(np.float32), cell, params.cross_length)
-        found, wanted = [], []
-        for k in inner_idx:
-            x, y = ideal[k].astype(int)
-            window = response[y - radius:y + radius + 1, x - radius:x + radius + 1]
-            if window.size == 0 or window.max() < params.min_cross:
-                continue
-            dy, dx = np.unravel_index(int(np.argmax(window)), window.shape)
-            found.append([x - radius + dx, y - radius + dy])
-            wanted.append(ideal[k])
+        # the window round each inner intersection, flattened: (36, window pixels)
+        windows = sliding_window_view(response, (2 * radius + 1, 2 * radius + 1))[
+            ys - radius, xs - radius].reshape(len(inner), -1)
+        strong = windows.max(axis=1) >= params.min_cross
+        dy, dx = np.unravel_index(np.argmax(windows[strong], axis=1), (2 * radius + 1,) * 2)
+        found = np.stack([xs[strong] - radius + dx, ys[strong] - radius + dy], axis=1)
+        wanted = inner[strong]
         if len(found) < params.min_intersections:
             break
-        fit, mask = cv2.findHomography(np.array(wanted, np.float32), np.array(found, np.float32),
-                                       cv2.RANSAC, params.ransac_px * cell)
+        fit, mask = cv2.findHomography(wanted, found.astype(np.float32),
+                                       ROBUST_METHODS[params.robust_fit], params.ransac_px * cell)
         if fit is None or mask.sum() < params.min_intersections:
             break
         lattice = ideal[[0, GRID, (GRID + 1) ** 2 - 1, GRID * (GRID + 1)]]

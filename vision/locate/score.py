@@ -6,7 +6,7 @@ import numpy as np
 
 from vision.exit_marks import ExitBoxes, exit_marks_contrast
 from vision.locate.params import FitParams
-from vision.locate.views import coverage_profiles, flat_view
+from vision.locate.views import column_coverage, flat_view, row_coverage
 from vision.rectify import GRID
 
 
@@ -22,8 +22,8 @@ def lattice_score(binary: np.ndarray, corners: np.ndarray, params: FitParams,
     cell = params.view_cell
     flat = flat_view(binary, corners, GRID * cell, cell).image
     span = slice(cell, cell + GRID * cell)
-    col = coverage_profiles(flat[span])[0]  # full width, rows of the lattice
-    row = coverage_profiles(flat[:, span])[1]
+    col = column_coverage(flat[span])  # full width, rows of the lattice
+    row = row_coverage(flat[:, span])
 
     lines = cell + np.arange(GRID + 1) * cell  # whole pixels: cell is an integer
     gaps = lines[:-1] + cell // 2
@@ -33,9 +33,18 @@ def lattice_score(binary: np.ndarray, corners: np.ndarray, params: FitParams,
              for profile in (col, row) for at in lines[[0, -1]]]
     off = np.concatenate([col[gaps], row[gaps]])
     return float(params.line_weight * (np.sort(inner)[1] + min(frame))
-                 - params.off_weight * np.median(off)
-                 + params.exit_weight * exit_marks_contrast(flat.astype(np.float32), cell, cell,
+                 - params.off_weight * _median(off)
+                 + params.exit_weight * exit_marks_contrast(flat, cell, cell,
                                                             boxes))
+
+
+def _median(values: np.ndarray) -> float:
+    """``np.median`` of a few values, bit for bit, without its general machinery."""
+    ordered = np.sort(values)
+    middle = len(ordered) // 2
+    if len(ordered) % 2:
+        return float(ordered[middle])
+    return float((ordered[middle - 1] + ordered[middle]) / 2)
 
 
 def confidence(score: float, params: FitParams) -> float:
@@ -47,6 +56,6 @@ def confidence(score: float, params: FitParams) -> float:
 def plausible(corners: np.ndarray, min_side: float, params: FitParams) -> bool:
     """Whether ``corners`` could outline a board's lattice: square enough, sides at least
     ``min_side`` long."""
-    sides = np.linalg.norm(corners - np.roll(corners, -1, axis=0), axis=1)
+    sides = np.linalg.norm(corners - corners[[1, 2, 3, 0]], axis=1)  # each to the next
     pairs = sorted((sides[0] + sides[2], sides[1] + sides[3]))
     return sides.min() >= min_side and pairs[1] <= params.max_aspect * pairs[0]

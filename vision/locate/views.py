@@ -51,11 +51,27 @@ def square(x0: float, y0: float, x1: float, y1: float) -> np.ndarray:
     return np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]])
 
 
+# coverage's widening: 1 px either side across the columns (rows) whose share is counted
+_ACROSS_COLUMNS = np.ones((1, 3), np.uint8)
+_ACROSS_ROWS = np.ones((3, 1), np.uint8)
+
+
 def coverage_profiles(binary_flat: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Fraction of each column / row that is dark, tolerant to 1 px misalignment."""
-    widened_x = cv2.dilate(binary_flat, np.ones((1, 3), np.uint8))
-    widened_y = cv2.dilate(binary_flat, np.ones((3, 1), np.uint8))
-    return widened_x.mean(axis=0), widened_y.mean(axis=1)
+    return column_coverage(binary_flat), row_coverage(binary_flat)
+
+
+def column_coverage(binary_flat: np.ndarray) -> np.ndarray:
+    """Fraction of each column that is dark, each pixel widened by 1 px across it."""
+    widened = cv2.dilate(binary_flat, _ACROSS_COLUMNS)
+    # counted in integers, divided as numpy's mean divides: the same fractions, faster
+    return cv2.reduce(widened, 0, cv2.REDUCE_SUM, dtype=cv2.CV_32S)[0] / widened.shape[0]
+
+
+def row_coverage(binary_flat: np.ndarray) -> np.ndarray:
+    """Fraction of each row that is dark, each pixel widened by 1 px across it."""
+    widened = cv2.dilate(binary_flat, _ACROSS_ROWS)
+    return cv2.reduce(widened, 1, cv2.REDUCE_SUM, dtype=cv2.CV_32S)[:, 0] / widened.shape[1]
 
 
 def shifted_lattices(corners: np.ndarray, moves: list[tuple[int, int]]) -> list[np.ndarray]:
