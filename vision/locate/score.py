@@ -33,18 +33,9 @@ def lattice_score(binary: np.ndarray, corners: np.ndarray, params: FitParams,
              for profile in (col, row) for at in lines[[0, -1]]]
     off = np.concatenate([col[gaps], row[gaps]])
     return float(params.line_weight * (np.sort(inner)[1] + min(frame))
-                 - params.off_weight * _median(off)
+                 - params.off_weight * np.median(off)
                  + params.exit_weight * exit_marks_contrast(flat, cell, cell,
                                                             boxes))
-
-
-def _median(values: np.ndarray) -> float:
-    """``np.median`` of a few values, bit for bit, without its general machinery."""
-    ordered = np.sort(values)
-    middle = len(ordered) // 2
-    if len(ordered) % 2:
-        return float(ordered[middle])
-    return float((ordered[middle - 1] + ordered[middle]) / 2)
 
 
 def confidence(score: float, params: FitParams) -> float:
