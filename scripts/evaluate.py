@@ -87,15 +87,26 @@ TTA_MODES = {"unsure": ClassifyParams(), "all": ClassifyParams(sure=None),
              "off": ClassifyParams(turns=1)}
 
 
+def _merge_sure(text: str) -> float | None:
+    """--merge-sure: a probability, or 'none'."""
+    if text.strip().lower() == "none":
+        return None
+    value = float(text)
+    if not 0.0 <= value <= 1.0:
+        raise argparse.ArgumentTypeError(f"{text}: a probability (0..1) or 'none'")
+    return value
+
+
 def _init(models: str, tta: str, ink_check: bool = True, unbend: bool = True,
           faint_above: float = ClassifyParams().faint_above, mark_check: bool = True,
           mark_threshold: float | None = None, covered_context: bool = True,
-          second_doubt_ratio: float = ClassifyParams().second_doubt_ratio) -> None:
+          second_doubt_ratio: float = ClassifyParams().second_doubt_ratio,
+          merge_sure: float | None = ClassifyParams().merge_sure) -> None:
     global _recognizer
     cv2.setNumThreads(1)
     _recognizer = Recognizer.load(models, params=ReadParams(
         classify=replace(TTA_MODES[tta], faint_above=faint_above,
-                         second_doubt_ratio=second_doubt_ratio),
+                         second_doubt_ratio=second_doubt_ratio, merge_sure=merge_sure),
         ink=InkCheckParams(enabled=ink_check),
         unbend=UnbendParams(enabled=unbend),
         marks=MarkParams(enabled=mark_check, threshold=mark_threshold),
@@ -409,7 +420,15 @@ def main(argv: list[str] | None = None) -> int:
                         default=ClassifyParams().second_doubt_ratio,
                         help="a doubtful board's faint-ink reading is kept unless it is at "
                              "least this many times as much in doubt as the standard one "
-                             "(inf: whatever its doubt; vision.classify.second_reading_kept)")
+                             "(inf: whatever its doubt; vision.classify.second_reading_kept), "
+                             "with --merge-sure none")
+    parser.add_argument("--merge-sure", type=_merge_sure,
+                        default=ClassifyParams().merge_sure,
+                        help="merge a doubtful board's two readings when the second is not "
+                             "kept and neither shows water: the spaces the standard readers "
+                             "are at least this sure of keep their reading, the others take "
+                             "the faint-ink readers' (vision.classify.second_reading_spaces; "
+                             "0.995 measured); 'none' (default): no merging")
     parser.add_argument("--write-meta", action="store_true",
                         help="record the figures in the model metadata (models/*.json)")
     args = parser.parse_args(argv)
@@ -421,7 +440,7 @@ def main(argv: list[str] | None = None) -> int:
                  initargs=(args.models, args.tta, not args.no_ink_check,
                            not args.no_unbend, args.faint_above, not args.no_mark_check,
                            args.mark_threshold, not args.no_covered_context,
-                           args.second_doubt_ratio)) as pool:
+                           args.second_doubt_ratio, args.merge_sure)) as pool:
         jobs = [(args.seed + i, args.megapixels, tmp, args.conditions, args.expansion)
                 for i in range(args.n)]
         rows = []

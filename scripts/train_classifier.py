@@ -17,9 +17,11 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import json
+import pickle
 import sys
 import time
 import warnings
+import zipfile
 from dataclasses import asdict
 from pathlib import Path
 
@@ -229,7 +231,7 @@ def load_boards(paths: list[Path], blue: bool = False) -> tuple[np.ndarray, np.n
     pad_px, data_version, ink_channels, and the wide views for the orienter)."""
     boards, labels, wide, seeds, versions, info = [], [], [], [], [], {}
     for path in paths:
-        with np.load(path, allow_pickle=False) as data:
+        with open_dataset(path) as data:
             if blue and "blue" not in data:
                 raise SystemExit(f"{path}: no ink blueness (data version "
                                  f"{data['data_version'].item()}; --blue needs version 6)")
@@ -250,6 +252,32 @@ def load_boards(paths: list[Path], blue: bool = False) -> tuple[np.ndarray, np.n
     info["ink_channels"] = ("each+blue" if blue else
                             "each" if any(int(v[1:]) >= 5 for v in versions) else "darkest")
     return np.concatenate(boards), np.concatenate(labels), info
+
+
+DATASET_KEYS = ("boards", "labels", "wide", "seeds", "cell_px", "pad_px", "data_version")
+
+
+def open_dataset(path: Path, needs: tuple[str, ...] = DATASET_KEYS):
+    """``np.load`` of a dataset written by scripts/generate_dataset.py; a path that is no such
+    file (missing, a folder, not an .npz, without the arrays ``needs`` names) ends the run
+    with one line naming it."""
+    if path.is_dir():
+        raise SystemExit(f"{path}: a folder, not a dataset file (give the .npz that "
+                         "scripts/generate_dataset.py wrote)")
+    try:
+        data = np.load(path, allow_pickle=False)
+    except FileNotFoundError:
+        raise SystemExit(f"{path}: no such dataset file") from None
+    except (OSError, ValueError, zipfile.BadZipFile) as exc:
+        raise SystemExit(f"{path}: not a dataset file (.npz): {type(exc).__name__}") from None
+    if not isinstance(data, np.lib.npyio.NpzFile):
+        raise SystemExit(f"{path}: a single array, not a dataset file (.npz)")
+    missing = [key for key in needs if key not in data]
+    if missing:
+        data.close()
+        raise SystemExit(f"{path}: not a dataset of scripts/generate_dataset.py (no "
+                         f"{', '.join(missing)})")
+    return data
 
 
 def describe_seeds(seeds: np.ndarray) -> str:
@@ -327,6 +355,18 @@ def with_channel_axis(x: np.ndarray) -> np.ndarray:
     return x[:, None] if x.ndim == 3 else x
 
 
+def load_weights(path: Path) -> dict:
+    """The tensors saved in a PyTorch weights file (.pt); a path that is no such file ends the
+    run with one line naming it."""
+    try:
+        return torch.load(path, weights_only=True)
+    except FileNotFoundError:
+        raise SystemExit(f"{path}: no such weights file") from None
+    except (OSError, RuntimeError, pickle.UnpicklingError, EOFError) as exc:
+        raise SystemExit(f"{path}: not a PyTorch weights file (.pt) "
+                         f"({type(exc).__name__})") from None
+
+
 def load_matching(model: nn.Module, path: Path) -> int:
     """Load the tensors of a saved model that fit ``model`` (the convolutional features of an
     earlier head, say); returns how many were loaded. The class matrix is always rebuilt.
@@ -334,7 +374,7 @@ def load_matching(model: nn.Module, path: Path) -> int:
     A first convolution with more input channels than the saved one (blueness beside the
     darkness) gets the saved weights on the first channels and zeros on the new ones, so the
     model starts out reading exactly as the saved one did."""
-    state = torch.load(path, weights_only=True)
+    state = load_weights(path)
     own = model.state_dict()
     for name, weights in list(state.items()):
         mine = own.get(name)

@@ -43,6 +43,8 @@ from train_classifier import (
     centre_batch,
     cut_crops,
     export_onnx,
+    load_weights,
+    open_dataset,
     warmup_cosine,
 )
 
@@ -94,7 +96,7 @@ def load_marked(paths: list[Path]) -> tuple[np.ndarray, np.ndarray, str]:
     -1 hidden or unknown; and a description of the data."""
     boards, labels, parts = [], [], []
     for path in paths:
-        with np.load(path, allow_pickle=False) as data:
+        with open_dataset(path, ("boards", "labels", "seeds", "data_version")) as data:
             if "blue" not in data:
                 raise SystemExit(f"{path}: no ink blueness (data version 6 or later needed)")
             marks = data["marks"] if "marks" in data else np.zeros_like(data["labels"])
@@ -159,7 +161,7 @@ def main(argv: list[str] | None = None) -> int:
     if meta.ink_channels != "each+blue":
         raise SystemExit(f"{args.meta}: ink_channels {meta.ink_channels!r}; the mark head is "
                          "trained on networks that take darkness and blueness ('each+blue')")
-    state = torch.load(args.init, weights_only=True)
+    state = load_weights(args.init)
     width = int(state["features.0.weight"].shape[0])
     net = CellNet(meta.classes, width=width, channels=meta.channels)
     net.load_state_dict(state)
@@ -167,7 +169,7 @@ def main(argv: list[str] | None = None) -> int:
         p.requires_grad_(False)
     head = MarkHead(2 * width, args.hidden)
     if args.head_init:
-        head.load_state_dict(torch.load(args.head_init, weights_only=True))
+        head.load_state_dict(load_weights(args.head_init))
     model = MarkedCellNet(net, head)
 
     boards, labels, described = load_marked(args.data)

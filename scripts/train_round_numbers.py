@@ -35,7 +35,14 @@ from torch import nn
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from train_classifier import MEAN, STD, describe_seeds, fit_temperature, mean_nll
+from train_classifier import (
+    MEAN,
+    STD,
+    describe_seeds,
+    fit_temperature,
+    mean_nll,
+    open_dataset,
+)
 
 from vision.onnx_model import softmax
 from vision.rectify import CanonicalBoard
@@ -70,13 +77,17 @@ class NumberNet(nn.Module):
         return self.head(self.features(x))
 
 
+# the arrays board_patches takes from each dataset
+NEEDED = ("boards", "labels", "seeds", "cell_px", "pad_px", "data_version")
+
+
 def board_patches(paths: list[Path]) -> tuple[np.ndarray, np.ndarray, np.ndarray, dict]:
     """All corner patches (with border) of all boards: (N, 196, S, S) uint8; the number mask
     (N, 196), True where a number is written; the box corner index per board (N,), -1 for a
     board without numbers; and the data's info."""
     patches, numbers, corners, seeds, info = [], [], [], [], {}
     for path in paths:
-        with np.load(path, allow_pickle=False) as data:
+        with open_dataset(path, NEEDED) as data:
             board = CanonicalBoard(int(data["cell_px"]), int(data["pad_px"]))
             info = {"cell_px": board.cell_px, "data_version": str(data["data_version"])}
             for darkness, labels, seed in zip(data["boards"], data["labels"], data["seeds"]):

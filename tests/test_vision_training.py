@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import asdict
 from pathlib import Path
 
@@ -289,3 +290,25 @@ def test_a_shipped_network_is_tuned_on_from_its_onnx_file(tmp_path):
     for path in (broken, tmp_path / "missing.onnx"):
         with pytest.raises(SystemExit, match=f"{path.name}: not a readable ONNX file"):
             train.load_onnx_weights(train.BaseGameNet(width=16), path)
+
+
+def test_bad_data_and_weights_paths_end_in_one_line_naming_them(tmp_path, capsys):
+    train = load_script("train_classifier")
+    not_npz = tmp_path / "notes.npz"
+    not_npz.write_text("not a dataset")
+    other = tmp_path / "other.npz"
+    np.savez(other, boards=np.zeros((1, 4, 4), np.uint8))
+    cases = [(tmp_path, "a folder, not a dataset file"),
+             (tmp_path / "missing.npz", "no such dataset file"),
+             (not_npz, "not a dataset file (.npz)"),
+             (other, "not a dataset of scripts/generate_dataset.py (no labels, wide")]
+    for path, message in cases:
+        with pytest.raises(SystemExit) as exc:
+            train.main(["--data", str(path), "--out", str(tmp_path / "models")])
+        assert str(exc.value).startswith(f"{path}: {message}")
+    broken = tmp_path / "broken.pt"
+    broken.write_text("not weights")
+    for path, message in ((broken, "not a PyTorch weights file (.pt)"),
+                          (tmp_path / "missing.pt", "no such weights file")):
+        with pytest.raises(SystemExit, match=rf"^{path}: {re.escape(message)}"):
+            train.load_weights(path)

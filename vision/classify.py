@@ -47,13 +47,18 @@ class ClassifyParams:
     faint_min_spaces: int = 10
     # A board the standard readers read with at least doubtful_spaces spaces less sure than
     # doubtful_below is read by the faint-ink readers too (worn, streaky or blurred ink that
-    # is not faint overall), and their reading is kept unless it loses the water the first
-    # shows or is at least second_doubt_ratio times as much in doubt (``second_reading_kept``;
-    # 1.0: the reading less in doubt wins). Keeping it whatever its doubt (math.inf) reads
-    # phone photos better and clean ones a little worse (docs/VISION.md, "Which reading a
-    # doubtful board keeps"), so the default stays 1.0.
+    # is not faint overall). Their reading is kept whole when it keeps the water the first
+    # shows and is less than second_doubt_ratio times as much in doubt
+    # (``second_reading_kept``; 1.0: less in doubt); otherwise the standard reading is kept.
+    # With merge_sure set, a board whose second reading is not kept and on which neither
+    # reading shows water is merged space by space instead (``second_reading_spaces``): a
+    # space the standard reading is at least merge_sure sure of keeps it, the others take
+    # the faint-ink reading. 0.995 reads phone photos better and both held-out base sets a
+    # little worse, so the default stays None (docs/VISION.md, "Which reading a doubtful
+    # board keeps" and "A doubtful board read space by space").
     doubtful_below: float = 0.9
     doubtful_spaces: int = 3
+    merge_sure: float | None = None
     second_doubt_ratio: float = 1.0
 
 
@@ -201,13 +206,35 @@ def doubt(probs: np.ndarray) -> float:
 def second_reading_kept(first: np.ndarray, second: np.ndarray, classes: list[str],
                         doubt_ratio: float = 1.0) -> bool:
     """Whether a second reading of a board (the faint-ink readers') replaces the first (the
-    standard readers'): it keeps the water the first one shows (some space's best class with
-    a river or lake side, however sure: ``reads_water``), and it is less than ``doubt_ratio``
-    times as much in doubt (``math.inf``: whatever its doubt). The faint-ink base-game reader
-    reads no water, and it is often surer of a board whose water it cannot see."""
-    if reads_water(first, classes, ANY_WATER) and not reads_water(second, classes, ANY_WATER):
+    standard readers') whole: it keeps the water the first one shows (``loses_water``), and
+    it is less than ``doubt_ratio`` times as much in doubt (``math.inf``: whatever its
+    doubt)."""
+    if loses_water(first, second, classes):
         return False
     return doubt(second) < doubt_ratio * doubt(first)
+
+
+def shows_water(probs: np.ndarray, classes: list[str]) -> bool:
+    """Whether some space's best class has a river or lake side, however sure
+    (``reads_water``)."""
+    return reads_water(probs, classes, ANY_WATER)
+
+
+def loses_water(first: np.ndarray, second: np.ndarray, classes: list[str]) -> bool:
+    """Whether a second reading of a board (the faint-ink readers') loses the water the first
+    shows (``shows_water``): the faint-ink base-game reader reads no water, and it is often
+    surer of a board whose water it cannot see."""
+    return shows_water(first, classes) and not shows_water(second, classes)
+
+
+def second_reading_spaces(first: np.ndarray, sure: float) -> np.ndarray:
+    """(N,) bool: the spaces of a doubtful board that take the second reading (the faint-ink
+    readers') when the two are merged, those whose first reading (the standard readers',
+    (N, n_classes) probabilities) is less sure than ``sure``. On phone photos the faint-ink
+    readers read a doubtful board's unsure spaces better, while the standard readers' sure
+    readings of clean photos are the better ones (docs/VISION.md, "A doubtful board read
+    space by space")."""
+    return first.reshape(-1, first.shape[-1]).max(axis=1) < sure
 
 
 def has_faint_ink(crops: np.ndarray, reader: CellClassifier, params: ClassifyParams) -> bool:

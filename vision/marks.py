@@ -36,8 +36,10 @@ class MarkParams:
     warn_spaces: int = 2
 
 
-def mark_threshold(network_threshold: float | None, params: MarkParams) -> float | None:
-    """The probability above which a space is listed (None: no check on this board)."""
+def mark_threshold(network_threshold: float | np.ndarray | None, params: MarkParams
+                   ) -> float | np.ndarray | None:
+    """The probability above which a space is listed, for the board or (7, 7) for each space
+    (a reading merged from two networks); None: no check on this board."""
     if not params.enabled:
         return None
     return params.threshold if params.threshold is not None else network_threshold
@@ -51,19 +53,21 @@ def explains_fills(token: str) -> bool:
 
 
 def check_marks(grid: list[list[str]], review: list[ReviewEntry], marks: np.ndarray | None,
-                threshold: float | None) -> list[ReviewEntry]:
+                threshold: float | np.ndarray | None) -> list[ReviewEntry]:
     """The review list with the spaces whose mark probability (``marks``, (7, 7)) reaches
-    ``threshold`` listed as holding ink the reading does not explain, unless the reading is
-    a lake (``explains_fills``); a space already listed keeps its entry, the reason added
-    after its own. With no marks or no threshold, the review as it is."""
+    ``threshold`` (the board's, or (7, 7) each space's) listed as holding ink the reading
+    does not explain, unless the reading is a lake (``explains_fills``); a space already
+    listed keeps its entry, the reason added after its own. With no marks or no threshold,
+    the review as it is."""
     if marks is None or threshold is None:
         return list(review)
+    thresholds = np.broadcast_to(np.asarray(threshold, np.float64), (GRID, GRID))
     entries = {(item.row, item.col): item for item in review}
     added: list[ReviewEntry] = []
     for r in range(GRID):
         for c in range(GRID):
             p = float(marks[r, c])
-            if p < threshold or explains_fills(grid[r][c]):
+            if p < thresholds[r, c] or explains_fills(grid[r][c]):
                 continue
             reason = f"{UNEXPLAINED} ({p:.2f})"
             old = entries.get((r, c))

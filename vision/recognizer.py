@@ -48,6 +48,8 @@ from vision.classify import (
     has_faint_ink,
     in_classes,
     second_reading_kept,
+    second_reading_spaces,
+    shows_water,
 )
 from vision.covered import CoveredParams, read_covered
 from vision.crops import Darkness, space_crops
@@ -106,7 +108,11 @@ class ReadParams:
 # Which readers' reading a board's is (Classified.readers, PhotoReading.readers)
 STANDARD_READERS = "standard"
 FAINT_READERS = "faint-ink"  # its ink is faint (vision.classify.has_faint_ink)
-SECOND_READING_KEPT = "faint-ink, second reading"  # read doubtfully by the standard readers
+# read doubtfully by the standard readers, then again by the faint-ink readers, whose
+# reading is kept whole, or dropped, or (ClassifyParams.merge_sure set) merged space by space
+# with the first:
+SECOND_READING_KEPT = "faint-ink, second reading"
+SECOND_READING_MERGED = "standard where sure, faint-ink elsewhere"
 SECOND_READING_DROPPED = "standard, second reading dropped"
 
 
@@ -118,7 +124,9 @@ class Classified:
     probs: np.ndarray
     readers: str
     marks: np.ndarray | None = None  # (7, 7) probability of ink the reading does not explain
-    mark_threshold: float | None = None  # the reading network's threshold on ``marks``
+    # the reading network's threshold on ``marks``; (7, 7) for a reading merged space by
+    # space (each space's network's)
+    mark_threshold: float | np.ndarray | None = None
 
 
 @dataclass
@@ -127,7 +135,18 @@ class Reading:
 
     probs: np.ndarray  # (49, n_classes)
     marks: np.ndarray | None  # (49,) the parts network's mark head; None: it has none
-    mark_threshold: float | None
+    mark_threshold: float | np.ndarray | None  # (49,) when merged
+
+    def merged(self, second: Reading, take_second: np.ndarray) -> Reading:
+        """This reading with the spaces where ``take_second`` (49,) is set taken from
+        ``second``, each with its own network's mark probability and threshold (the first's
+        marks alone when either network has no mark head)."""
+        take = np.asarray(take_second, bool)
+        probs = np.where(take[:, None], second.probs, self.probs)
+        if self.marks is None or second.marks is None:
+            return Reading(probs, self.marks, self.mark_threshold)
+        thresholds = np.where(take, second.mark_threshold, self.mark_threshold)
+        return Reading(probs, np.where(take, second.marks, self.marks), thresholds)
 
 
 @dataclass
@@ -404,24 +423,35 @@ class Recognizer:
 
         A board with faint ink is read by the faint-ink readers (``readers_for``); a board
         the standard readers read doubtfully (``vision.classify.doubtful``) is read by the
-        faint-ink readers too, and the reading less in doubt is kept
-        (``second_reading_kept``).
+        faint-ink readers too (``second_reading``).
         """
         readers = self.readers_for(crops.each)
         reading = self.read_with(readers, crops)
         name = FAINT_READERS if readers is self.faint else STANDARD_READERS
         if (self.faint is not None and readers is not self.faint
                 and doubtful(reading.probs, self.params.classify)):
-            second = self.read_with(self.faint, crops)
-            if second_reading_kept(reading.probs, second.probs,
-                                   list(self.classifier.meta.classes),
-                                   self.params.classify.second_doubt_ratio):
-                reading, name = second, SECOND_READING_KEPT
-            else:
-                name = SECOND_READING_DROPPED
+            reading, name = self.second_reading(reading, self.read_with(self.faint, crops))
         marks = None if reading.marks is None else reading.marks.reshape(GRID, GRID)
-        return Classified(reading.probs.reshape(GRID, GRID, -1), name, marks,
-                          reading.mark_threshold)
+        threshold = reading.mark_threshold
+        if isinstance(threshold, np.ndarray):
+            threshold = threshold.reshape(GRID, GRID)
+        return Classified(reading.probs.reshape(GRID, GRID, -1), name, marks, threshold)
+
+    def second_reading(self, first: Reading, second: Reading) -> tuple[Reading, str]:
+        """What a doubtful board's two readings (the standard readers', the faint-ink
+        readers') give, and its name: the second whole when it is less in doubt and keeps
+        the first's water (``second_reading_kept``); else, with ``merge_sure`` set and
+        neither showing water, the two merged space by space (``second_reading_spaces``: the
+        spaces the first is sure of keep it); else (by default, and on a board with water,
+        on which the merge read worse) the first whole."""
+        params, classes = self.params.classify, list(self.classifier.meta.classes)
+        if second_reading_kept(first.probs, second.probs, classes, params.second_doubt_ratio):
+            return second, SECOND_READING_KEPT
+        if (params.merge_sure is None or shows_water(first.probs, classes)
+                or shows_water(second.probs, classes)):
+            return first, SECOND_READING_DROPPED
+        take = second_reading_spaces(first.probs, params.merge_sure)
+        return first.merged(second, take), SECOND_READING_MERGED
 
     def read_with(self, readers: Readers, crops: Darkness) -> Reading:
         """The 49 crops read by ``readers``: (49, n_classes) probabilities, and the parts
