@@ -28,7 +28,15 @@ from vision.classify import (
     second_reading_kept,
     second_reading_spaces,
 )
-from vision.crops import Darkness, InkGain, board_ink, ink_darkness, ink_gain, space_crops
+from vision.crops import (
+    Darkness,
+    InkGain,
+    board_ink,
+    ink_darkness,
+    ink_gain,
+    separated_strokes,
+    space_crops,
+)
 from vision.marks import check_marks
 from vision.model_files import models_dir
 from vision.recognizer import Reading, ReadParams, Recognizer
@@ -106,7 +114,7 @@ def test_faint_boards_go_to_the_faint_ink_readers(recognizer):
         assert has_faint_ink(crops, faint.parts, ClassifyParams()) is expected
         assert recognizer.readers_for(crops).parts is (faint.parts if expected
                                                        else recognizer.classifier)
-        assert board_ink(crops, meta.cell_px, meta.margin_px, InkGain())[2] >= 20
+        assert board_ink(crops, meta.cell_px, meta.margin_px, InkGain()).inked >= 20
 
 
 def test_marker_ink_is_left_as_it_is_and_pencil_is_brought_up_to_it(recognizer):
@@ -118,7 +126,7 @@ def test_marker_ink_is_left_as_it_is_and_pencil_is_brought_up_to_it(recognizer):
         crops = _crops(recognizer, photo.image, photo.corners)
         gains[ink] = ink_gain(crops, meta.cell_px, meta.margin_px, params)
         gained = recognizer.faint.parts.board_input(crops)
-        _, levels[ink], _ = board_ink(gained, meta.cell_px, meta.margin_px, params)
+        levels[ink] = board_ink(gained, meta.cell_px, meta.margin_px, params).ink
     assert gains["marker"] == 1.0
     assert gains["pencil"] >= 1.5
     # after the gain, the pencil board's ink is about as dark as the marker board's
@@ -385,3 +393,42 @@ def test_which_reading_a_doubtful_board_keeps(recognizer):
     assert default.second_reading(first, more_in_doubt) == (first,
                                                             "standard, second reading dropped")
     assert default.second_reading(first, surer) == (surer, "faint-ink, second reading")
+
+
+def test_faint_strokes_are_told_from_grain_by_the_gap_below_them():
+    """A pale marker on clean paper: 30 spaces 19-23 levels above the paper, the rest 2-6 (a
+    gap of 13); grain and ghosts fade out gradually, and a few strokes are too few."""
+    params = InkGain()
+    rng = np.random.default_rng(5)
+    faint = np.concatenate([rng.uniform(19, 23, 30), rng.uniform(2, 6, 19)])
+    assert separated_strokes(faint, params) >= 19
+    grain = np.linspace(-2, 21, 49)  # no gap anywhere
+    assert separated_strokes(grain, params) is None
+    few = np.concatenate([rng.uniform(19, 23, 6), rng.uniform(2, 6, 43)])
+    assert separated_strokes(few, params) is None  # fewer than stroke_spaces above the gap
+    low = np.concatenate([rng.uniform(10, 11, 30), rng.uniform(0, 1, 19)])
+    assert separated_strokes(low, params) is None  # the strokes under stroke_contrast
+    from dataclasses import replace
+    assert separated_strokes(faint, replace(params, stroke_gap=None)) is None
+
+
+# A held-out phone-condition render (tuning seeds, never trained on): a pale marker on clean
+# paper, its strokes 19-23 levels above the paper, under the ink gain's min_contrast (25).
+FAINTEST_SEED = 8850204
+
+
+def test_a_pale_marker_under_the_contrast_gate_is_read_by_the_faint_ink_readers(
+        recognizer, tmp_path):
+    """Read as empty by the standard readers before (30 of its 30 drawn spaces, nothing
+    flagged): its strokes stand apart from its empty spaces, so it is read by the faint-ink
+    readers with its ink gain."""
+    grid = sample_grid(np.random.default_rng([FAINTEST_SEED, 99]))
+    photo = render_photo(grid, seed=FAINTEST_SEED, options=PhotoOptions(conditions="phone"))
+    assert "pale_marker" in photo.drawn
+    path = tmp_path / "faintest.jpg"
+    cv2.imwrite(str(path), photo.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
+    reading = recognizer.read(path)
+    wrong = sum(not same_space(reading.grid[r][c], photo.grid[r][c])
+                for r in range(7) for c in range(7))
+    assert reading.readers == "faint-ink"
+    assert wrong <= 2, wrong

@@ -243,6 +243,6 @@ def has_faint_ink(crops: np.ndarray, reader: CellClassifier, params: ClassifyPar
     ``params.faint_min_spaces`` spaces."""
     if reader.gain is None:
         return False
-    paper, ink, inked = board_ink(crops, reader.meta.cell_px, reader.meta.margin_px, reader.gain)
-    return (gain_of(paper, ink, reader.gain) > params.faint_above
-            and inked >= params.faint_min_spaces)
+    board = board_ink(crops, reader.meta.cell_px, reader.meta.margin_px, reader.gain)
+    return (gain_of(board, reader.gain) > params.faint_above
+            and board.inked >= params.faint_min_spaces)

@@ -165,7 +165,11 @@ class InkGain:
     measured on them. Crops are multiplied by ``target`` / the board's ink, never less than 1
     (dark ink is left as it is) and at most ``max_gain``; a board whose ink stands less than
     ``min_contrast`` above its paper shows no strokes and gets no gain (its grain is not blown
-    up into strokes).
+    up into strokes), unless its spaces split into two groups (``separated_strokes``): at
+    least ``stroke_spaces`` spaces at least ``stroke_contrast`` above the paper, with a gap
+    of at least ``stroke_gap`` levels below them (a pale marker or faint pencil on clean
+    paper; grain and the ghosts of earlier games fade out gradually). ``stroke_gap`` None:
+    no such boards.
     """
 
     band: float = 0.15
@@ -175,11 +179,24 @@ class InkGain:
     min_contrast: float = 25.0
     target: float = 170.0
     max_gain: float = 3.0
+    stroke_gap: float | None = 8.0
+    stroke_spaces: int = 10
+    stroke_contrast: float = 12.0
 
     @classmethod
     def from_json(cls, data: dict | None) -> InkGain | None:
         """From model metadata (None or {}: the model was trained without it)."""
         return cls(**data) if data else None
+
+
+@dataclass(frozen=True)
+class BoardInk:
+    """A board's ink as ``InkGain`` measures it (``board_ink``)."""
+
+    paper: float  # the board's paper darkness (0..255)
+    ink: float  # its ink darkness
+    inked: int  # how many of its spaces show strokes
+    strokes: bool  # whether it shows strokes at all (else: no gain)
 
 
 def space_levels(crops: np.ndarray, cell_px: int, margin_px: int, params: InkGain
@@ -193,31 +210,56 @@ def space_levels(crops: np.ndarray, cell_px: int, margin_px: int, params: InkGai
             np.percentile(interiors, params.space_percentile, axis=1))
 
 
-def board_ink(crops: np.ndarray, cell_px: int, margin_px: int, params: InkGain
-              ) -> tuple[float, float, int]:
-    """(paper, ink, inked): the board's paper and ink darkness (0..255) from its 49 crops
-    (each with ``margin_px`` context), as ``InkGain`` says, and how many of its spaces show
-    strokes (ink at least ``min_contrast`` above the board's paper, not covered)."""
+def board_ink(crops: np.ndarray, cell_px: int, margin_px: int, params: InkGain) -> BoardInk:
+    """The board's paper and ink darkness from its 49 crops (each with ``margin_px``
+    context), as ``InkGain`` says, and how many of its spaces show strokes: ink at least
+    ``min_contrast`` above the board's paper, not covered, or on a board whose ink stands
+    less high, the spaces above its gap (``separated_strokes``)."""
     space_paper, space_ink = space_levels(crops, cell_px, margin_px, params)
     paper = float(np.median(space_paper))
     open_spaces = space_paper <= paper + params.covered
     ink = float(np.percentile(space_ink[open_spaces], params.board_percentile))
-    inked = int(np.sum(open_spaces & (space_ink >= paper + params.min_contrast)))
-    return paper, ink, inked
+    if ink - paper >= params.min_contrast:
+        inked = int(np.sum(open_spaces & (space_ink >= paper + params.min_contrast)))
+        return BoardInk(paper, ink, inked, strokes=True)
+    above = separated_strokes(space_ink[open_spaces] - paper, params)
+    if above is None:
+        inked = int(np.sum(open_spaces & (space_ink >= paper + params.min_contrast)))
+        return BoardInk(paper, ink, inked, strokes=False)
+    strokes = space_ink[open_spaces][space_ink[open_spaces] - paper >= above]
+    return BoardInk(paper, float(np.percentile(strokes, params.board_percentile)),
+                    len(strokes), strokes=True)
 
 
-def gain_of(paper: float, ink: float, params: InkGain) -> float:
+def separated_strokes(levels: np.ndarray, params: InkGain) -> float | None:
+    """The level (above the paper) from which a faint board's spaces hold strokes, when its
+    spaces' ink ``levels`` (each above the board's paper) split at a gap of at least
+    ``stroke_gap`` with at least ``stroke_spaces`` spaces above it, the lowest of them at
+    least ``stroke_contrast`` above the paper; None when they do not (or ``stroke_gap`` is
+    None). The widest such gap counts."""
+    if params.stroke_gap is None or len(levels) <= params.stroke_spaces:
+        return None
+    ordered = np.sort(levels)
+    lowest_above = np.arange(1, len(ordered) - params.stroke_spaces + 1)
+    gaps = ordered[lowest_above] - ordered[lowest_above - 1]
+    gaps[ordered[lowest_above] < params.stroke_contrast] = 0.0
+    widest = int(np.argmax(gaps))
+    if gaps[widest] < params.stroke_gap:
+        return None
+    return float(ordered[lowest_above[widest]])
+
+
+def gain_of(board: BoardInk, params: InkGain) -> float:
     """The factor that brings a board's ink up to ``params.target`` (1 .. max_gain); 1 when
-    its ink stands less than ``min_contrast`` above its paper."""
-    if ink - paper < params.min_contrast:
+    it shows no strokes."""
+    if not board.strokes:
         return 1.0
-    return float(np.clip(params.target / ink, 1.0, params.max_gain))
+    return float(np.clip(params.target / board.ink, 1.0, params.max_gain))
 
 
 def ink_gain(crops: np.ndarray, cell_px: int, margin_px: int, params: InkGain) -> float:
     """The board's ink gain from its 49 crops (``gain_of`` its ``board_ink``)."""
-    paper, ink, _ = board_ink(crops, cell_px, margin_px, params)
-    return gain_of(paper, ink, params)
+    return gain_of(board_ink(crops, cell_px, margin_px, params), params)
 
 
 def with_ink_gain(crops: np.ndarray, cell_px: int, margin_px: int, params: InkGain
