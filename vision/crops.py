@@ -219,14 +219,14 @@ def board_ink(crops: np.ndarray, cell_px: int, margin_px: int, params: InkGain) 
     paper = float(np.median(space_paper))
     open_spaces = space_paper <= paper + params.covered
     ink = float(np.percentile(space_ink[open_spaces], params.board_percentile))
+    inked = int(np.sum(open_spaces & (space_ink >= paper + params.min_contrast)))
     if ink - paper >= params.min_contrast:
-        inked = int(np.sum(open_spaces & (space_ink >= paper + params.min_contrast)))
         return BoardInk(paper, ink, inked, strokes=True)
-    above = separated_strokes(space_ink[open_spaces] - paper, params)
+    levels = space_ink[open_spaces] - paper
+    above = separated_strokes(levels, params)
     if above is None:
-        inked = int(np.sum(open_spaces & (space_ink >= paper + params.min_contrast)))
         return BoardInk(paper, ink, inked, strokes=False)
-    strokes = space_ink[open_spaces][space_ink[open_spaces] - paper >= above]
+    strokes = space_ink[open_spaces][levels >= above]
     return BoardInk(paper, float(np.percentile(strokes, params.board_percentile)),
                     len(strokes), strokes=True)
 
