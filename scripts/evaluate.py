@@ -88,7 +88,7 @@ TTA_MODES = {"unsure": ClassifyParams(), "all": ClassifyParams(sure=None),
 
 
 def _merge_sure(text: str) -> float | None:
-    """--merge-sure: a probability, or 'none'."""
+    """--merge-sure, --parts-sure: a probability, or 'none'."""
     if text.strip().lower() == "none":
         return None
     value = float(text)
@@ -101,12 +101,14 @@ def _init(models: str, tta: str, ink_check: bool = True, unbend: bool = True,
           faint_above: float = ClassifyParams().faint_above, mark_check: bool = True,
           mark_threshold: float | None = None, covered_context: bool = True,
           second_doubt_ratio: float = ClassifyParams().second_doubt_ratio,
-          merge_sure: float | None = ClassifyParams().merge_sure) -> None:
+          merge_sure: float | None = ClassifyParams().merge_sure,
+          parts_sure: float | None = ClassifyParams().parts_sure) -> None:
     global _recognizer
     cv2.setNumThreads(1)
     _recognizer = Recognizer.load(models, params=ReadParams(
         classify=replace(TTA_MODES[tta], faint_above=faint_above,
-                         second_doubt_ratio=second_doubt_ratio, merge_sure=merge_sure),
+                         second_doubt_ratio=second_doubt_ratio, merge_sure=merge_sure,
+                         parts_sure=parts_sure),
         ink=InkCheckParams(enabled=ink_check),
         unbend=UnbendParams(enabled=unbend),
         marks=MarkParams(enabled=mark_check, threshold=mark_threshold),
@@ -429,6 +431,12 @@ def main(argv: list[str] | None = None) -> int:
                              "are at least this sure of keep their reading, the others take "
                              "the faint-ink readers' (vision.classify.second_reading_spaces; "
                              "0.995 measured); 'none' (default): no merging")
+    parser.add_argument("--parts-sure", type=_merge_sure,
+                        default=ClassifyParams().parts_sure,
+                        help="on a board without water, the spaces the parts network is at "
+                             "least this sure of keep its reading and the base-game reader "
+                             "reads only the others (ClassifyParams.parts_sure); 'none': it "
+                             "reads all 49")
     parser.add_argument("--write-meta", action="store_true",
                         help="record the figures in the model metadata (models/*.json)")
     args = parser.parse_args(argv)
@@ -440,7 +448,7 @@ def main(argv: list[str] | None = None) -> int:
                  initargs=(args.models, args.tta, not args.no_ink_check,
                            not args.no_unbend, args.faint_above, not args.no_mark_check,
                            args.mark_threshold, not args.no_covered_context,
-                           args.second_doubt_ratio, args.merge_sure)) as pool:
+                           args.second_doubt_ratio, args.merge_sure, args.parts_sure)) as pool:
         jobs = [(args.seed + i, args.megapixels, tmp, args.conditions, args.expansion)
                 for i in range(args.n)]
         rows = []

@@ -59,7 +59,7 @@ def main() -> None:
         with tempfile.TemporaryDirectory() as tmp, running_server(Path(tmp) / "night") as (url, _):
             upload(driver, url, SAMPLES / "board_02.jpg", "Ben")
             upload(driver, url, SAMPLES / "board_06.jpg", "Cleo")
-            upload(driver, url, SAMPLES / "board_11.jpg", "Anna")
+            upload(driver, url, SAMPLES / "board_08.jpg", "Anna")  # with spaces to review
             driver.execute_script("window.scrollTo(0, 0)")
             save(driver, args.out / "serve-board.png")
             first = driver.find_element(By.CSS_SELECTOR, "#review .review-item")

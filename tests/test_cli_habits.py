@@ -101,7 +101,7 @@ def test_standard_input_is_read_once_and_corners_need_a_photo():
 def test_quiet_prints_totals_and_failures_only(tmp_path):
     bad = tmp_path / "bad.txt"
     bad.write_text("nonsense\n")
-    photo = SAMPLES / "board_11.jpg"
+    photo = SAMPLES / "board_08.jpg"  # with spaces to review
     table = tmp_path / "night.csv"
     result = run("--quiet", "--csv", table, RULEBOOK, bad, photo)
     assert result.exit_code == 1

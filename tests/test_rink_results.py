@@ -13,7 +13,7 @@ from rink.sheet_text import format_sheet
 
 REPO = Path(__file__).parent.parent
 RULEBOOK = REPO / "tests" / "boards" / "rulebook.txt"
-PHOTO = REPO / "sample_photos" / "board_11.jpg"
+PHOTO = REPO / "sample_photos" / "board_08.jpg"  # with spaces to review
 
 
 def _grid(tmp_path: Path, name: str, rows: list[str]) -> InputItem:

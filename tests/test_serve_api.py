@@ -18,11 +18,11 @@ import pytest
 from rink.serve.app import Settings, create_app, photo_suffix
 from rink.serve.night import Night
 from rink.serve.reader import ReaderPool
-from tests.serve_support import SAMPLES, rink_score_json
+from tests.serve_support import SAMPLES, rink_score_json, running_server
 
 starlette_testclient = pytest.importorskip("starlette.testclient")
 BASE = "http://127.0.0.1:8000"
-PHOTO = SAMPLES / "board_11.jpg"
+PHOTO = SAMPLES / "board_08.jpg"  # a sample photo with spaces to review
 
 
 @pytest.fixture(scope="module")
@@ -34,7 +34,7 @@ def pool():
 
 
 @pytest.fixture(scope="module")
-def board_11() -> dict:
+def doubtful() -> dict:
     return rink_score_json(str(PHOTO))[0]
 
 
@@ -59,27 +59,27 @@ def test_photo_types_are_told_by_their_bytes():
     assert photo_suffix(b"%PDF-1.7") is None
 
 
-def test_upload_is_stored_read_and_scored_like_rink_score(tmp_path, pool, board_11):
+def test_upload_is_stored_read_and_scored_like_rink_score(tmp_path, pool, doubtful):
     with client_for(tmp_path, pool) as client:
         answer = post_photo(client, PHOTO.read_bytes(), "Anna")
         assert answer.status_code == 200
         view = answer.json()
     assert view["status"] == "read" and view["player"] == "Anna"
-    assert view["explain"]["score"] == board_11["score"]
+    assert view["explain"]["score"] == doubtful["score"]
     assert [" ".join(s["token"] for s in row) for row in view["explain"]["spaces"]] == \
-        board_11["grid"]
-    assert [r["row"] for r in view["review"]] == [r["row"] for r in board_11["review"]]
+        doubtful["grid"]
+    assert [r["row"] for r in view["review"]] == [r["row"] for r in doubtful["review"]]
     folder = tmp_path / "boards" / view["id"]
     assert (folder / "photo.jpg").read_bytes() == PHOTO.read_bytes()  # name made by rink
     assert not list(tmp_path.rglob("whatever*"))
-    assert (folder / "reading-1.txt").read_text().splitlines()[1:] == board_11["grid"]
+    assert (folder / "reading-1.txt").read_text().splitlines()[1:] == doubtful["grid"]
     assert (folder / "board.jpg").exists() and (folder / "preview.jpg").exists()
     assert "Anna" in (tmp_path / "scores.csv").read_text()
 
 
 def test_corrections_undo_are_kept_and_a_restart_brings_the_night_back(tmp_path, pool,
-                                                                        board_11):
-    entry = board_11["review"][0]
+                                                                        doubtful):
+    entry = doubtful["review"][0]
     row, col, token = entry["row"], entry["col"], entry["alternatives"][1][0]
     want = rink_score_json(str(PHOTO), "--set", f"{row},{col}={token}")[0]["score"]
     with client_for(tmp_path, pool) as client:
@@ -89,7 +89,7 @@ def test_corrections_undo_are_kept_and_a_restart_brings_the_night_back(tmp_path,
         assert view["explain"]["score"] == want
         assert (row, col) not in {(r["row"], r["col"]) for r in view["review"]}
         view = client.post(f"/api/boards/{board}/undo").json()
-        assert view["explain"]["score"] == board_11["score"] and not view["can_undo"]
+        assert view["explain"]["score"] == doubtful["score"] and not view["can_undo"]
         assert client.post(f"/api/boards/{board}/undo").status_code == 400
         client.post(f"/api/boards/{board}/set", json={"row": row, "col": col, "token": token})
         bad = client.post(f"/api/boards/{board}/set", json={"row": 0, "col": 0, "token": "HXH_"})
@@ -107,7 +107,7 @@ def test_corrections_undo_are_kept_and_a_restart_brings_the_night_back(tmp_path,
     assert night["standings"][0]["total"] == want["total"]
 
 
-def test_a_photo_cut_short_is_read_again_on_restart(tmp_path, pool, board_11):
+def test_a_photo_cut_short_is_read_again_on_restart(tmp_path, pool, doubtful):
     folder = tmp_path / "boards" / "b0001"
     folder.mkdir(parents=True)
     (folder / "photo.jpg").write_bytes(PHOTO.read_bytes())  # stopped before board.json
@@ -117,7 +117,7 @@ def test_a_photo_cut_short_is_read_again_on_restart(tmp_path, pool, board_11):
             if view["status"] != "reading":
                 break
             time.sleep(0.1)
-    assert view["explain"]["score"] == board_11["score"]
+    assert view["explain"]["score"] == doubtful["score"]
 
 
 def test_leaderboard_shares_ranks_and_the_csv_has_every_board(tmp_path, pool):
@@ -155,13 +155,13 @@ def test_failures_are_told_in_words(tmp_path, pool):
     assert len(list((tmp_path / "boards").iterdir())) == 3  # the text was not stored
 
 
-def test_tapped_corners_read_the_board_again(tmp_path, pool, board_11):
+def test_tapped_corners_read_the_board_again(tmp_path, pool, doubtful):
     with client_for(tmp_path, pool) as client:
         view = post_photo(client, PHOTO.read_bytes()).json()
         again = client.post(f"/api/boards/{view['id']}/corners",
                             json={"corners": view["corners"]}).json()
         bad = client.post(f"/api/boards/{view['id']}/corners", json={"corners": [[1, 2]]})
-    assert again["hand_corners"] and again["explain"]["score"] == board_11["score"]
+    assert again["hand_corners"] and again["explain"]["score"] == doubtful["score"]
     assert bad.status_code == 400
     folder = tmp_path / "boards" / view["id"]
     assert (folder / "reading-1.json").exists() and (folder / "reading-2.json").exists()
@@ -262,7 +262,7 @@ def test_the_command_line(tmp_path, monkeypatch):
     assert first.name.startswith("rink-night-") and second.name == first.name + "-2"
 
 
-def test_a_worker_that_dies_does_not_stop_the_night(tmp_path, board_11):
+def test_a_worker_that_dies_does_not_stop_the_night(tmp_path, doubtful):
     import os
     import signal
 
@@ -279,7 +279,7 @@ def test_a_worker_that_dies_does_not_stop_the_night(tmp_path, board_11):
     finally:
         readers.close()
     assert second["status"] in ("read", "failed")  # said in words either way
-    assert third["status"] == "read" and third["explain"]["score"] == board_11["score"]
+    assert third["status"] == "read" and third["explain"]["score"] == doubtful["score"]
     assert len(list((tmp_path / "boards").glob("*/photo.jpg"))) == 3
 
 
@@ -304,3 +304,39 @@ def test_config_lists_every_registered_expansion(tmp_path, pool):
     assert [e["name"] for e in data["expansions"]] == list(REGISTRY)
     assert {e["title"] for e in data["expansions"]} >= {"River", "Lake", "Street Lamps"}
     assert data["max_upload"] > 0 and data["too_large"]
+
+
+def _children(pid: int) -> set[int]:
+    """The processes whose parent is ``pid`` (Linux /proc)."""
+    found = set()
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:  # it ended while we looked
+            continue
+        if int(fields[1]) == pid:
+            found.add(int(stat.parent.name))
+    return found
+
+
+def _running(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+def test_stopping_the_server_with_sigterm_stops_its_reader_workers(tmp_path):
+    """``rink serve`` stopped as a service manager stops it (SIGTERM): the worker processes
+    reading photos end with it instead of living on."""
+    with running_server(tmp_path / "night", "--jobs", "2") as (_url, process):
+        deadline = time.monotonic() + 60
+        while len(workers := _children(process.pid)) < 2 and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert len(workers) >= 2
+    assert process.returncode is not None  # stopped with SIGTERM by running_server
+    deadline = time.monotonic() + 10
+    while any(_running(pid) for pid in workers) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not any(_running(pid) for pid in workers)

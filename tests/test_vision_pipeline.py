@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -140,10 +141,17 @@ def test_model_files_are_small_and_described():
 
 def test_boards_without_water_are_read_by_the_base_game_reader(recognizer):
     """The parts network routes: no water read -> the base-game reader's probabilities
-    (water classes zero); a River board -> the parts network's own."""
+    (water classes zero) for the spaces it doubts, its own sure reading (water at most
+    1 - parts_sure) for the others; a River board -> the parts network's own."""
     base = recognizer.read(SAMPLES[0])
     water = [i for i, token in enumerate(CLASSES) if token not in CLASSES[:83]]
-    assert float(base.probs[..., water].max()) == 0.0
+    sure = 1.0 - recognizer.params.classify.parts_sure
+    assert float(base.probs[..., water].sum(axis=-1).max()) <= sure + 1e-6
+    everything = Recognizer(recognizer.classifier, recognizer.orienter,
+                            replace(recognizer.params, classify=replace(
+                                recognizer.params.classify, parts_sure=None)),
+                            base_classifier=recognizer.base_classifier).read(SAMPLES[0])
+    assert float(everything.probs[..., water].max()) == 0.0
     river = recognizer.read(ROOT / "sample_photos" / "board_12.jpg")
     assert float(river.probs[..., water].max()) > 0.99
 

@@ -38,6 +38,12 @@ class AcceptanceParams:
     # room is a board to check, not a photo without one.
     sure_board_confidence: float = 0.9
     sure_board_inside_spaces: float = 1.0
+    # A board that only the second, finer search of a refused photo finds is read when it
+    # was located and oriented at least this surely (phone renders 8850000-: of the 9 boards
+    # the second search found, the 7 read from the right lattice with the right top were
+    # 0.99-1.0 sure of both; one read from a lattice 2 spaces off, 0.67, one read from the
+    # wrong side as its top, 0.91).
+    second_search_confidence: float = 0.95
     # A printed board's lines can be followed (vision.unbend): every board found in the
     # 2,000 held-out photos of the four evaluation sets had at least 3 of its 16 followed;
     # pure noise that a lattice seemed to fit, none.
@@ -119,6 +125,14 @@ def found_surely(found: FoundBoard, params: AcceptanceParams) -> bool:
     """Whether the lattice was located and its top found at least ``sure_board_confidence``
     surely."""
     return min(found.fit_confidence, found.orientation_confidence) >= params.sure_board_confidence
+
+
+def second_search_kept(fit_confidence: float, orientation_confidence: float,
+                       params: AcceptanceParams) -> bool:
+    """Whether a board found only by the second, finer search of a refused photo is read
+    (vision.recognizer.finer_locate): only when it was located and its top found at least
+    ``second_search_confidence`` surely; otherwise the first search's refusal stands."""
+    return min(fit_confidence, orientation_confidence) >= params.second_search_confidence
 
 
 def sure_board(found: FoundBoard, photo: LoadedPhoto, params: AcceptanceParams) -> bool:

@@ -60,6 +60,12 @@ class ClassifyParams:
     doubtful_spaces: int = 3
     merge_sure: float | None = None
     second_doubt_ratio: float = 1.0
+    # On a board without water, the spaces the parts network's first reading is at least
+    # parts_sure sure of keep that reading, and the base-game reader reads only the others
+    # (None: it reads all 49). On the tuning sets 0.995 read 2 fewer spaces wrong of base
+    # boards with 10 % fewer flags, and phone boards as before; 0.98 lost 9 phone spaces
+    # (docs/VISION.md, "The base-game reader for the spaces the parts network doubts").
+    parts_sure: float | None = 0.995
 
 
 def in_classes(probs: np.ndarray, source: list[str], target: list[str]) -> np.ndarray:
@@ -121,17 +127,23 @@ class CellClassifier(OnnxModel):
         return self.calibrated(logits), 1.0 / (1.0 + np.exp(-marks.reshape(-1)))
 
     def read(self, crops: np.ndarray, turns: int = 1, sure: float | None = None,
-             first: np.ndarray | None = None) -> np.ndarray:
+             first: np.ndarray | None = None, only: np.ndarray | None = None) -> np.ndarray:
         """(N, n_classes) calibrated probabilities of space crops; ``turns`` > 1 averages
         turned copies.
 
         With ``sure``, the crops are read once (or ``first`` is that reading), and only those
         whose best class is below ``sure`` are read again in all ``turns`` turns (most spaces
-        are clear at once). ``crops`` are one board's 49 (the ink gain is the board's).
+        are clear at once). ``crops`` are one board's 49 (the ink gain is the board's);
+        ``only``: the indices of the crops to read (``first`` then is theirs), the others are
+        left out of the result.
         """
         if turns == 1 and first is not None:
             return first
         crops = self.board_input(crops)
+        if only is not None:
+            crops = crops[only]
+            if not len(crops):
+                return np.zeros((0, len(self.meta.classes)), np.float32)
         if sure is None or turns == 1:
             return self._turned_mean(crops, turns)
         probs = first.copy() if first is not None else self._turned_mean(crops, 1)

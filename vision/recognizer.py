@@ -14,7 +14,9 @@ cut into 49 crops), classify (one batched ONNX call), decode (tokens, neighbour 
 list), ink_check (vision.ink_check: ink read as empty and covered spaces added to the review
 list, tokens unchanged), covered (vision.covered: on a board that looks played, the spaces the
 ink check finds covered read again from what their neighbours show). When to refuse a photo
-and when to warn is vision.acceptance's policy.
+and when to warn is vision.acceptance's policy; a photo refused is located once more on a
+finer working image (``finer_locate``: a small board in a large photo) before its refusal
+stands.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
@@ -34,6 +36,7 @@ from vision.acceptance import (
     accept_reading,
     hand_corners,
     orientation_warnings,
+    second_search_kept,
     unbend_warnings,
 )
 from vision.board_context import BoardContext, ContextScorer
@@ -219,6 +222,18 @@ def space_quads(lattice: np.ndarray) -> np.ndarray:
                     axis=2).astype(np.float32)
 
 
+def finer_locate(photo: LoadedPhoto, params: LocateParams) -> LocateParams | None:
+    """The locator's parameters for a second search of a refused photo: a finer working
+    image, smaller lattices considered (``LocateParams.retry``); None when the photo is not
+    enough larger than the usual working image for that to show more."""
+    retry = params.retry
+    finer = min(retry.work_side, max(photo.image.shape[:2]))
+    if not retry.work_side or finer < retry.finer * params.candidates.work_side:
+        return None
+    return replace(params, candidates=replace(params.candidates, work_side=finer),
+                   fit=replace(params.fit, min_side=retry.min_side))
+
+
 class StageClock:
     """Seconds spent in each named stage (added up where it is timed twice):
     ``with clock("locate"): ...``."""
@@ -287,13 +302,44 @@ class Recognizer:
 
         ``corners``: optional 4 (x, y) photo pixels of the lattice's outer corners, in any
         order; they replace locating, and the board's top is decided as for a found board.
-        Raises PhotoError (one line, naming the photo) when no board can be read.
+        A photo refused is located once more on a finer working image (``finer_locate``: a
+        small board in a large photo), and read if that finds a board the policy accepts and
+        was found and oriented beyond doubt (``second_search_kept``).
+        Raises PhotoError (one line, naming the photo, the first search's reason) when no
+        board can be read.
         """
         clock = StageClock()
         with clock("load"):
             photo = load_source(source)
+        try:
+            return self.read_photo(photo, source, corners, self.params.locate, clock)
+        except PhotoError:
+            second = None if corners is not None else self.second_search(photo, source, clock)
+            if second is None:
+                raise  # the first search's refusal
+            return second
+
+    def second_search(self, photo: LoadedPhoto, source: str | Path | np.ndarray,
+                      clock: StageClock) -> PhotoReading | None:
+        """A refused photo read from a second, finer search (``finer_locate``), when that
+        finds a board the policy accepts and ``second_search_kept`` keeps; else None."""
+        finer = finer_locate(photo, self.params.locate)
+        if finer is None:
+            return None
+        try:
+            second = self.read_photo(photo, source, None, finer, clock)
+        except PhotoError:
+            return None
+        kept = second_search_kept(second.confidence, second.orientation_confidence,
+                                  self.params.acceptance)
+        return second if kept else None
+
+    def read_photo(self, photo: LoadedPhoto, source: str | Path | np.ndarray,
+                   corners: np.ndarray | list | None, locate_params: LocateParams,
+                   clock: StageClock) -> PhotoReading:
+        """``read`` of a loaded photo, locating with ``locate_params``; raises PhotoError."""
         with clock("locate"):
-            lattice = self.locate(photo, corners)
+            lattice = self.locate(photo, corners, locate_params)
         with clock("rectify"):
             straight = self.rectify(photo.image, lattice.corners)
         if self.params.unbend.enabled:
@@ -359,13 +405,14 @@ class Recognizer:
         return read_covered(grid, probs, review, measures.covered, self.context,
                             self.params.covered)
 
-    def locate(self, photo: LoadedPhoto, corners: np.ndarray | list | None = None) -> Lattice:
-        """The lattice found in the photo, or given by hand (checked); raises PhotoError when
-        the photo is refused."""
+    def locate(self, photo: LoadedPhoto, corners: np.ndarray | list | None = None,
+               params: LocateParams | None = None) -> Lattice:
+        """The lattice found in the photo (with ``params``, by default the recogniser's), or
+        given by hand (checked); raises PhotoError when the photo is refused."""
         policy = self.params.acceptance
         if corners is not None:
             return Lattice(hand_corners(corners, photo, policy), confidence=1.0, given=True)
-        fit = find_lattice(photo.image, self.params.locate)
+        fit = find_lattice(photo.image, params or self.params.locate)
         warnings = accept_lattice(photo, fit, policy)
         return Lattice(fit.corners, fit.confidence, given=False, warnings=warnings)
 
@@ -459,7 +506,9 @@ class Recognizer:
 
         The parts network reads every board once; a board on which it reads no water is read
         by the base-game reader (when there is one), whose probabilities are given over the
-        same classes (water classes zero); a board with water is read by the parts network,
+        same classes (water classes zero), except the spaces the parts network is at least
+        ``ClassifyParams.parts_sure`` sure of, which keep its reading (water at most 1 -
+        parts_sure); a board with water is read by the parts network,
         turned copies for the spaces it is unsure of. Each network gets its crops cut as its
         training data was (``ModelMeta.ink_channels``).
         """
@@ -469,10 +518,16 @@ class Recognizer:
         threshold = readers.parts.mark_threshold
         classes = list(readers.parts.meta.classes)
         if readers.base is not None and not reads_water(first, classes, self.params.water):
-            base = readers.base.read(crops.by(readers.base.meta.ink_channels), turns=tta.turns,
-                                     sure=tta.sure)
-            return Reading(in_classes(base, list(readers.base.meta.classes), classes), marks,
-                           threshold)
+            unsure = None if tta.parts_sure is None else np.flatnonzero(
+                first.max(axis=1) < tta.parts_sure)
+            base = in_classes(readers.base.read(crops.by(readers.base.meta.ink_channels),
+                                                turns=tta.turns, sure=tta.sure, only=unsure),
+                              list(readers.base.meta.classes), classes)
+            if unsure is None:
+                return Reading(base, marks, threshold)
+            probs = first.copy()  # the spaces the parts network is sure of keep its reading
+            probs[unsure] = base
+            return Reading(probs, marks, threshold)
         return Reading(readers.parts.read(parts, turns=tta.turns, sure=tta.sure, first=first),
                        marks, threshold)
 

@@ -193,4 +193,6 @@ class ReaderPool:
                                          initializer=_init_worker)
 
     def close(self) -> None:
-        self._pool.shutdown(wait=False, cancel_futures=True)
+        """Stop the workers and wait for them (a read in progress ends first): the server
+        may be stopped by SIGTERM, whose exit runs no clean-up that would stop them later."""
+        self._pool.shutdown(wait=True, cancel_futures=True)

@@ -106,9 +106,10 @@ class FitParams:
     sure_score: float = 0.9  # a guess scoring this (confidence 1) needs no more candidates
     # A lattice is a square seen at up to about 45 degrees, and large in the photo
     # (board-spec 3: the board fills at least about a third of the frame; held-out renders:
-    # lattice sides from 0.17 of the photo's long side, side ratios up to 1.26). A guess
-    # outside these is some other pattern: one space of the lattice, a few columns of a
-    # board cut by the photo's edge.
+    # lattice sides from 0.17 of the photo's long side, side ratios up to 1.26; smaller
+    # boards are looked for by the second search, ``RetryParams``). A guess outside these is
+    # some other pattern: one space of the lattice, a few columns of a board cut by the
+    # photo's edge.
     min_side: float = 0.12  # of the photo's long side
     max_aspect: float = 1.6  # longer pair of opposite sides over the shorter pair
     zoom_gain: float = 1.5  # a small board is searched again if its crop is this much finer
@@ -133,11 +134,29 @@ class ExtentParams:
 
 
 @dataclass(frozen=True)
+class RetryParams:
+    """The second search of a photo the recogniser refused (no board found, or too little of
+    it readable; vision.recognizer.finer_locate), for a small board in a large photo.
+
+    A sheet filling a third of a 16:9 photo's short side (board-spec 3), turned 45 degrees,
+    has a lattice side of about 0.08 of the photo's long side; the small boards of phone
+    renders 8850000- have from 0.09. The first search does not take guesses that small
+    (``FitParams.min_side``: they are more often two spaces of a cut board's lattice), and
+    at its working size such a board's lines are 2-3 pixels apart from its frame's.
+    """
+
+    work_side: int = 2000  # the locator's working image's long side (or the photo's) ...
+    finer: float = 1.3  # ... searched only if at least this many times the usual
+    min_side: float = 0.07  # lattices this small are considered (of the photo's long side)
+
+
+@dataclass(frozen=True)
 class LocateParams:
-    """Every tunable of ``find_lattice``."""
+    """Every tunable of ``find_lattice`` (and of the recogniser's second search, ``retry``)."""
 
     candidates: CandidateParams = field(default_factory=CandidateParams)
     lines: LineParams = field(default_factory=LineParams)
     fit: FitParams = field(default_factory=FitParams)
     extent: ExtentParams = field(default_factory=ExtentParams)
     exit_boxes: ExitBoxes = field(default_factory=ExitBoxes)
+    retry: RetryParams = field(default_factory=RetryParams)
