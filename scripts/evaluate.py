@@ -87,7 +87,7 @@ TTA_MODES = {"unsure": ClassifyParams(), "all": ClassifyParams(sure=None),
              "off": ClassifyParams(turns=1)}
 
 
-def _merge_sure(text: str) -> float | None:
+def _probability_or_none(text: str) -> float | None:
     """--merge-sure, --parts-sure: a probability, or 'none'."""
     if text.strip().lower() == "none":
         return None
@@ -424,14 +424,14 @@ def main(argv: list[str] | None = None) -> int:
                              "least this many times as much in doubt as the standard one "
                              "(inf: whatever its doubt; vision.classify.second_reading_kept), "
                              "with --merge-sure none")
-    parser.add_argument("--merge-sure", type=_merge_sure,
+    parser.add_argument("--merge-sure", type=_probability_or_none,
                         default=ClassifyParams().merge_sure,
                         help="merge a doubtful board's two readings when the second is not "
                              "kept and neither shows water: the spaces the standard readers "
                              "are at least this sure of keep their reading, the others take "
                              "the faint-ink readers' (vision.classify.second_reading_spaces; "
                              "0.995 measured); 'none' (default): no merging")
-    parser.add_argument("--parts-sure", type=_merge_sure,
+    parser.add_argument("--parts-sure", type=_probability_or_none,
                         default=ClassifyParams().parts_sure,
                         help="on a board without water, the spaces the parts network is at "
                              "least this sure of keep its reading and the base-game reader "
