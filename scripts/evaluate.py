@@ -50,6 +50,7 @@ from vision.render import PhotoOptions, render_photo, sample_grid
 from vision.render.phone import PROFILES
 from vision.render.unread import KINDS as MARK_KINDS
 from vision.render.water_games import CHOICES, pick_expansions, water_board
+from vision.route_balance import RouteBalanceParams
 from vision.space_parts import same_space, side_letters, token_parts, turned_parts
 from vision.unbend import UnbendParams
 from vision.water_sighting import WATER_LETTERS
@@ -102,7 +103,8 @@ def _init(models: str, tta: str, ink_check: bool = True, unbend: bool = True,
           mark_threshold: float | None = None, covered_context: bool = True,
           second_doubt_ratio: float = ClassifyParams().second_doubt_ratio,
           merge_sure: float | None = ClassifyParams().merge_sure,
-          parts_sure: float | None = ClassifyParams().parts_sure) -> None:
+          parts_sure: float | None = ClassifyParams().parts_sure,
+          route_balance: bool = True) -> None:
     global _recognizer
     cv2.setNumThreads(1)
     _recognizer = Recognizer.load(models, params=ReadParams(
@@ -112,7 +114,8 @@ def _init(models: str, tta: str, ink_check: bool = True, unbend: bool = True,
         ink=InkCheckParams(enabled=ink_check),
         unbend=UnbendParams(enabled=unbend),
         marks=MarkParams(enabled=mark_check, threshold=mark_threshold),
-        covered=CoveredParams(enabled=covered_context)))
+        covered=CoveredParams(enabled=covered_context),
+        route_balance=RouteBalanceParams(enabled=route_balance)))
 
 
 def space_corner_errors(read: np.ndarray | None, truth: np.ndarray | None
@@ -231,6 +234,10 @@ def evaluate_one(args: tuple) -> dict:
     row["_covered"] = np.stack([true_covered, np.full((7, 7), np.nan, np.float32)
                                 if reading.ink is None else reading.ink.covered])
     row["_grid"] = reading.grid
+    listed = np.full((7, 7), "", dtype="<U8")  # each space's review entry's kind, "" if none
+    for item in reading.review:
+        listed[item.row, item.col] = item.kind
+    row["_review"] = listed
     return row
 
 
@@ -395,7 +402,8 @@ def main(argv: list[str] | None = None) -> int:
                              "grid here (.npz), to study decoding without reading again; "
                              "with the mark heads' probabilities and the true marks, the "
                              "covered share of each space (true, and as the ink check "
-                             "measured it) and the grid read")
+                             "measured it), the grid read and each space's review entry's "
+                             "kind")
     parser.add_argument("--conditions", choices=sorted(PROFILES), default=None,
                         help="render with this condition profile and report figures per "
                              "condition (default: the renderer's own conditions)")
@@ -437,6 +445,10 @@ def main(argv: list[str] | None = None) -> int:
                              "least this sure of keep its reading and the base-game reader "
                              "reads only the others (ClassifyParams.parts_sure); 'none': it "
                              "reads all 49")
+    parser.add_argument("--no-route-balance", action="store_true",
+                        help="decode without weighing railways and highways again on a board "
+                             "that reads far too few of one kind (vision.route_balance), for "
+                             "before/after")
     parser.add_argument("--write-meta", action="store_true",
                         help="record the figures in the model metadata (models/*.json)")
     args = parser.parse_args(argv)
@@ -448,7 +460,8 @@ def main(argv: list[str] | None = None) -> int:
                  initargs=(args.models, args.tta, not args.no_ink_check,
                            not args.no_unbend, args.faint_above, not args.no_mark_check,
                            args.mark_threshold, not args.no_covered_context,
-                           args.second_doubt_ratio, args.merge_sure, args.parts_sure)) as pool:
+                           args.second_doubt_ratio, args.merge_sure, args.parts_sure,
+                           not args.no_route_balance)) as pool:
         jobs = [(args.seed + i, args.megapixels, tmp, args.conditions, args.expansion)
                 for i in range(args.n)]
         rows = []
@@ -457,7 +470,7 @@ def main(argv: list[str] | None = None) -> int:
             if (i + 1) % 50 == 0:
                 print(f"{i + 1}/{args.n} photos, {time.time() - start:.0f}s", flush=True)
     studied = [(r["seed"], r.pop("_probs"), r.pop("_truth"), r.pop("_marks"), r.pop("_unread"),
-                r.pop("_covered"), r.pop("_grid")) for r in rows if "_probs" in r]
+                r.pop("_covered"), r.pop("_grid"), r.pop("_review")) for r in rows if "_probs" in r]
     if args.probs:
         args.probs.parent.mkdir(parents=True, exist_ok=True)
         np.savez_compressed(args.probs, seeds=np.array([s[0] for s in studied]),
@@ -468,6 +481,7 @@ def main(argv: list[str] | None = None) -> int:
                             mark_kinds=np.array(MARK_KINDS),
                             covered=np.array([s[5] for s in studied], np.float32),
                             read=np.array([s[6] for s in studied]),
+                            review=np.array([s[7] for s in studied]),
                             classes=np.array(ModelMeta.load(Path(args.models) / META_FILE).classes))
     fields = sorted({k for r in rows for k in r}, key=lambda k: (k != "seed", k))
     with args.csv.open("w", newline="") as f:

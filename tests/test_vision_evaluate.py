@@ -78,6 +78,14 @@ def test_saved_probabilities_decode_to_the_rows(evaluated):
         assert wrong == int(row["wrong_spaces"])
 
 
+def test_saved_review_kinds_are_the_rows_review(evaluated):
+    rows, _, saved = evaluated
+    assert saved["review"].shape == (2, 7, 7)
+    for row, listed in zip(rows, saved["review"], strict=True):
+        assert int((listed != "").sum()) == int(row["review"])
+        assert set(listed.ravel()) <= {"", "reading", "ink", "covered", "hidden", "mark"}
+
+
 def test_deep_blue_renders_report_water_figures(tmp_path):
     """--expansion mix: River/Lake boards, totals scored with the expansions played and seen,
     and the water figures of issue 16 in the rows and the summary."""

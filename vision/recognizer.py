@@ -56,7 +56,7 @@ from vision.classify import (
 )
 from vision.covered import CoveredParams, read_covered
 from vision.crops import Darkness, space_crops
-from vision.decode import Decoded, DecodeParams, decode
+from vision.decode import Decoded, DecodeParams
 from vision.errors import PhotoError
 from vision.image_io import LoadedPhoto, load_source
 from vision.ink_check import InkCheckParams, InkMeasures, check_ink, measure_ink
@@ -75,6 +75,13 @@ from vision.rectify import (
     warp_board_mesh,
 )
 from vision.review import ReviewEntry
+from vision.route_balance import (
+    Balance,
+    RouteBalanceParams,
+    balance_routes,
+    balance_warning,
+    balanced_review,
+)
 from vision.unbend import Unbend, UnbendParams, unbend
 from vision.water_colour import WaterColourParams, check_water_colour, space_ink
 from vision.water_sighting import (
@@ -99,6 +106,7 @@ class ReadParams:
     orient: OrientParams = field(default_factory=OrientParams)
     classify: ClassifyParams = field(default_factory=ClassifyParams)
     decode: DecodeParams = field(default_factory=DecodeParams)
+    route_balance: RouteBalanceParams = field(default_factory=RouteBalanceParams)
     acceptance: AcceptanceParams = field(default_factory=AcceptanceParams)
     ink: InkCheckParams = field(default_factory=InkCheckParams)
     water: WaterParams = field(default_factory=WaterParams)
@@ -349,9 +357,9 @@ class Recognizer:
             upright = self.orient(straight)
         with clock("classify"):
             classified = self.classify(upright.crops)
-        probs = classified.probs
         with clock("decode"):
-            decoded = decode(probs, self.classifier.meta.classes, self.params.decode)
+            decoded, balance = self.decode(classified.probs)
+        probs = balance.probs
         doubts = [] if lattice.given else accept_reading(photo, decoded, FoundBoard(
             lattice.confidence, lattice.corners, upright.confidence,
             None if straight.bend is None else straight.bend.lines_followed),
@@ -377,10 +385,19 @@ class Recognizer:
             board_image=upright.flat, board=self.board, timings=clock.timings(),
             warnings=lattice.warnings + orientation_warnings(upright.confidence,
                                                              self.params.acceptance)
-            + unbend_warnings(straight.bend) + doubts + marks_warning(review, self.params.marks),
+            + unbend_warnings(straight.bend) + balance_warning(balance) + doubts
+            + marks_warning(review, self.params.marks),
             expansions_seen=seen, space_corners=space_quads(upright.lattice / photo.scale),
             bend=straight.bend, readers=classified.readers, marks=classified.marks,
             ink=measures)
+
+    def decode(self, probs: np.ndarray) -> tuple[Decoded, Balance]:
+        """Tokens and review list from the classified probabilities, railways and highways
+        weighed again on a board that reads far too few of one kind
+        (``vision.route_balance``); the balance holds the probabilities decoded."""
+        classes = list(self.classifier.meta.classes)
+        balance = balance_routes(probs, classes, self.params.decode, self.params.route_balance)
+        return Decoded(balance.decoded.grid, balanced_review(balance, classes)), balance
 
     def read_water(self, decoded: Decoded, probs: np.ndarray, crops: Darkness
                    ) -> tuple[list[list[str]], list[ReviewEntry], list[ExpansionSighting]]:

@@ -1,0 +1,149 @@
+"""Railways and highways in proportion: a board that reads far too few of one kind.
+
+The route dice are symmetric between the two kinds of route (rules/RULINGS.md: each Route die
+has the same three pieces as highway and as railway; the station/overpass die and the
+Special Routes carry both alike), so on a board played with them about half of the route
+sides are railway. On a faint, smeared or low-resolution photo the cell classifier can lose
+the railway ties board-wide and read most railways as highways (or, more rarely, the other
+way round), each space fairly surely, so neither the neighbour prior nor the review
+threshold catches them.
+
+``balance_routes`` looks at the decoded board: when it has at least ``min_sides`` route
+sides and one kind holds less than ``low_share`` of them, that kind's evidence is weighed
+up, by a factor per side it carries (``weights``, tried in turn), until the decoded board
+gives it ``target_share``. The weights are capped: a reading the classifier is sure of does
+not move, and if the cap is not enough the probabilities are left as they were. The
+recogniser lists every space whose token the weighing changed, and warns that the board's
+railways and highways may look alike.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+import numpy as np
+
+from vision.decode import Decoded, DecodeParams, decode
+from vision.review import ReviewEntry
+from vision.space_parts import side_letters
+
+KIND_WORDS = {"H": "highways", "R": "railways"}
+
+
+@dataclass(frozen=True)
+class RouteBalanceParams:
+    """When and how far a board's railway / highway evidence is weighed again. Chosen on
+    300 phone-condition renders of seeds 8850000-8850299 and checked on 300 plain ones of
+    7200000-, 300 Deep Blue of 9150000- and 300 Deep Blue phone-condition of 9350000- (none
+    of them measured in docs/VISION.md). Of the renderer's played boards with at least 40
+    route sides, about 1 in 100 truly has under 30 % of either kind; the cap keeps their
+    sure readings."""
+
+    enabled: bool = True
+    min_sides: int = 40  # route sides read on the board, at least
+    low_share: float = 0.3  # a kind with less than this share of them is short ...
+    target_share: float = 0.35  # ... and is weighed up until it has at least this share
+    # factor per side of the short kind (and divisor per side of the other), tried in turn;
+    # the last is the cap
+    weights: tuple[float, ...] = (1.22, 1.49, 1.82, 2.23)
+
+
+@dataclass
+class Balance:
+    """The probabilities to decode, and what the weighing did (``kind`` None: nothing)."""
+
+    probs: np.ndarray  # (7, 7, n_classes)
+    decoded: Decoded
+    kind: str | None = None  # "H" or "R": the kind weighed up
+    share_before: float = 0.0  # its share of the route sides as first decoded
+    share_after: float = 0.0
+    weight: float = 1.0
+    changed: dict[tuple[int, int], str] = field(default_factory=dict)  # space: first token
+
+
+def route_share(grid: list[list[str]], kind: str) -> tuple[float, int]:
+    """(share of the grid's route sides that are ``kind``, route sides counted)."""
+    counts = {"H": 0, "R": 0}
+    for row in grid:
+        for token in row:
+            for letter in side_letters(token):
+                if letter in counts:
+                    counts[letter] += 1
+    sides = counts["H"] + counts["R"]
+    return (counts[kind] / sides if sides else 0.5), sides
+
+
+@lru_cache(maxsize=8)
+def _kind_surplus(classes: tuple[str, ...]) -> np.ndarray:
+    """(n_classes,) railway sides minus highway sides of each class."""
+    return np.array([side_letters(t).count("R") - side_letters(t).count("H") for t in classes],
+                    dtype=np.float64)
+
+
+def short_kind(grid: list[list[str]], params: RouteBalanceParams) -> tuple[str | None, float]:
+    """The kind of route the decoded grid holds too little of (None if neither), and its
+    share."""
+    share, sides = route_share(grid, "R")
+    if sides < params.min_sides:
+        return None, share
+    if share < params.low_share:
+        return "R", share
+    if 1.0 - share < params.low_share:
+        return "H", 1.0 - share
+    return None, min(share, 1.0 - share)
+
+
+def balance_routes(probs: np.ndarray, classes: list[str],
+                   decode_params: DecodeParams | None = None,
+                   params: RouteBalanceParams = RouteBalanceParams()) -> Balance:
+    """The (7, 7, n_classes) probabilities with the short kind of route weighed up (see the
+    module's docstring), and their decoding; ``probs`` as they are when nothing is short or
+    the cap is not enough. ``decode_params``: the decoder's (its defaults when None)."""
+    decode_params = decode_params or DecodeParams()
+    first = decode(probs, classes, decode_params)
+    if not params.enabled:
+        return Balance(probs, first)
+    kind, before = short_kind(first.grid, params)
+    if kind is None:
+        return Balance(probs, first, share_before=before, share_after=before)
+    surplus = _kind_surplus(tuple(classes)) * (1.0 if kind == "R" else -1.0)
+    for weight in params.weights:
+        weighed = probs * (weight ** surplus)[None, None, :]
+        weighed = (weighed / weighed.sum(axis=2, keepdims=True)).astype(probs.dtype)
+        decoded = decode(weighed, classes, decode_params)
+        after, _ = route_share(decoded.grid, kind)
+        if after >= params.target_share:
+            changed = {(r, c): first.grid[r][c] for r in range(len(first.grid))
+                       for c in range(len(first.grid[r]))
+                       if decoded.grid[r][c] != first.grid[r][c]}
+            return Balance(weighed, decoded, kind, before, after, weight, changed)
+    return Balance(probs, first, share_before=before, share_after=before)
+
+
+def balanced_review(balance: Balance, classes: list[str]) -> list[ReviewEntry]:
+    """The decoded review list with every space the weighing changed listed (replacing the
+    entry it had), saying what it was first read as."""
+    if not balance.changed:
+        return list(balance.decoded.review)
+    entries = {(e.row, e.col): e for e in balance.decoded.review}
+    grid, probs = balance.decoded.grid, balance.probs
+    for (r, c), first in balance.changed.items():
+        p = probs[r, c]
+        order = np.argsort(p)[::-1][:3]
+        entries[(r, c)] = ReviewEntry(
+            r, c, grid[r][c], tuple((classes[i], round(float(p[i]), 3)) for i in order),
+            f"read as {first} at first; the board reads few {KIND_WORDS[balance.kind]} "
+            f"({balance.share_before:.0%} of its route sides), so its railways and highways "
+            f"were weighed again")
+    return sorted(entries.values(), key=lambda e: (e.row, e.col))
+
+
+def balance_warning(balance: Balance) -> list[str]:
+    """A board weighed again gets a warning: its railways and highways may look alike."""
+    if balance.kind is None:
+        return []
+    return [(f"few {KIND_WORDS[balance.kind]} were read at first "
+             f"({balance.share_before:.0%} of the route sides, {balance.share_after:.0%} "
+             f"after weighing them again): railways and highways look alike on this photo, "
+             f"check them")]
