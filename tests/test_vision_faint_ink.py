@@ -334,7 +334,7 @@ MERGED_SEED = 8850126
 MERGING = ClassifyParams(merge_sure=0.995)  # as measured in docs/VISION.md (not the default)
 
 
-def test_a_doubtful_board_is_merged_space_by_space(recognizer, tmp_path):
+def test_a_doubtful_board_is_merged_space_by_space(tmp_path):
     """With ``merge_sure`` set, when the faint-ink readers' second reading is not kept
     whole, the spaces the standard readers are sure of keep their reading and the others
     take the faint-ink one: fewer spaces wrong than the standard reading, which is what the

@@ -55,7 +55,7 @@ class Balance:
 
     probs: np.ndarray  # (7, 7, n_classes)
     decoded: Decoded
-    kind: str | None = None  # "H" or "R": the kind weighed up
+    kind: str | None = None  # "H" or "R": the kind weighed up; the rest is set with it
     share_before: float = 0.0  # its share of the route sides as first decoded
     share_after: float = 0.0
     weight: float = 1.0
@@ -106,7 +106,7 @@ def balance_routes(probs: np.ndarray, classes: list[str],
         return Balance(probs, first)
     kind, before = short_kind(first.grid, params)
     if kind is None:
-        return Balance(probs, first, share_before=before, share_after=before)
+        return Balance(probs, first)
     surplus = _kind_surplus(tuple(classes)) * (1.0 if kind == "R" else -1.0)
     for weight in params.weights:
         weighed = probs * (weight ** surplus)[None, None, :]
@@ -118,7 +118,7 @@ def balance_routes(probs: np.ndarray, classes: list[str],
                        for c in range(len(first.grid[r]))
                        if decoded.grid[r][c] != first.grid[r][c]}
             return Balance(weighed, decoded, kind, before, after, weight, changed)
-    return Balance(probs, first, share_before=before, share_after=before)
+    return Balance(probs, first)
 
 
 def balanced_review(balance: Balance, classes: list[str]) -> list[ReviewEntry]:
