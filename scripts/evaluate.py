@@ -104,14 +104,14 @@ def _init(models: str, tta: str, ink_check: bool = True, unbend: bool = True,
           second_doubt_ratio: float = ClassifyParams().second_doubt_ratio,
           merge_sure: float | None = ClassifyParams().merge_sure,
           parts_sure: float | None = ClassifyParams().parts_sure,
-          route_balance: bool = True) -> None:
+          route_balance: bool = True, skin_test: bool = True) -> None:
     global _recognizer
     cv2.setNumThreads(1)
     _recognizer = Recognizer.load(models, params=ReadParams(
         classify=replace(TTA_MODES[tta], faint_above=faint_above,
                          second_doubt_ratio=second_doubt_ratio, merge_sure=merge_sure,
                          parts_sure=parts_sure),
-        ink=InkCheckParams(enabled=ink_check),
+        ink=InkCheckParams(enabled=ink_check, skin_test=skin_test),
         unbend=UnbendParams(enabled=unbend),
         marks=MarkParams(enabled=mark_check, threshold=mark_threshold),
         covered=CoveredParams(enabled=covered_context),
@@ -449,6 +449,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="decode without weighing railways and highways again on a board "
                              "that reads far too few of one kind (vision.route_balance), for "
                              "before/after")
+    parser.add_argument("--no-skin-test", action="store_true",
+                        help="read without telling a hand from a filled lake by its colour "
+                             "(vision.ink_check.covering_skin), for before/after")
     parser.add_argument("--write-meta", action="store_true",
                         help="record the figures in the model metadata (models/*.json)")
     args = parser.parse_args(argv)
@@ -461,7 +464,7 @@ def main(argv: list[str] | None = None) -> int:
                            not args.no_unbend, args.faint_above, not args.no_mark_check,
                            args.mark_threshold, not args.no_covered_context,
                            args.second_doubt_ratio, args.merge_sure, args.parts_sure,
-                           not args.no_route_balance)) as pool:
+                           not args.no_route_balance, not args.no_skin_test)) as pool:
         jobs = [(args.seed + i, args.megapixels, tmp, args.conditions, args.expansion)
                 for i in range(args.n)]
         rows = []

@@ -18,7 +18,12 @@ space,
 - ``lines``: how clearly each of the space's four printed lines shows, against the board's
   own lines (``line_visibility``). The printed lattice is a reference that every space
   has: where its lines vanish, so does any ink - a reflection's blown-out band, or a pale
-  hand or pen body that is no darker than the paper and so escapes ``covered``.
+  hand or pen body that is no darker than the paper and so escapes ``covered``;
+- ``skin``: whether what covers a space is the colour of skin (``covering_skin``): a
+  filled lake measures as covered too, but it is drawn with the board's marker or a blue
+  pen, while a hand shades the paper warm, its red least darkened and its blue most, green
+  in between (on a board drawn with a brown marker, whose ink is that colour too, nothing
+  is called skin).
 
 ``check_ink`` turns the measures into review entries; it never changes a token.
 """
@@ -30,7 +35,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.crops import darkest_channel, ink_contrast
+from vision.crops import darkest_channel, paper_ratio
 from vision.rectify import GRID, CanonicalBoard
 from vision.review import ReviewEntry
 from vision.round_numbers import PATCH_FRACTION
@@ -75,6 +80,23 @@ class InkCheckParams:
     # the ink gate halves those flags, seeds 7300000-7300299) ...
     lines_floor: float = 0.08  # ... on a board whose inner lines show at least this contrast
     # (faint or gutter-printed lattices give no reference)
+    # Skin (``covering_skin``; calibrated on seeds 8850000-8850299, phone profile, and
+    # 9150000-9150299 and 9350000-9350199, River and Lake): a covering blob's median colour
+    # against the paper around it (the median of the pixels of it and its eight neighbours
+    # that are neither blob nor ink, contrast under ``skin_paper``, at least
+    # ``skin_paper_px`` of every fourth; each channel's share of its paper, B, G, R) is skin when red is
+    # darkened at least ``skin_spread`` less than blue and green lies between them, at least
+    # ``skin_between`` of the way from blue and from red ...
+    skin_test: bool = True  # False: no space is found covered by a hand
+    skin_spread: float = 0.1
+    skin_between: float = 0.2
+    skin_paper: float = 0.1
+    skin_paper_px: int = 50  # (of every fourth pixel)
+    # ... on a board whose own ink is not skin-coloured by the same test (a brown marker, and
+    # a lake filled with it, is): the median colour of its clear ink (contrast at least
+    # ``skin_ink``) outside the blobs, from at least ``skin_ink_px`` pixels
+    skin_ink: float = 0.3
+    skin_ink_px: int = 200
 
 
 @dataclass
@@ -89,6 +111,15 @@ class InkMeasures:
     """(7, 7, 4): how clearly each space's N, E, S, W printed line shows, as a share of the
     board's usual contrast for such a line (inner or frame); None where the board's inner
     lines show too faintly to be a reference (``InkCheckParams.lines_floor``)."""
+    skin: np.ndarray | None = None
+    """(7, 7) bool: the space is covered by something skin-coloured (``covering_skin``): a
+    hand, not a filled lake. None: not measured (``skin_test`` off, a dark or grey photo)."""
+
+    def skin_spaces(self) -> frozenset[tuple[int, int]]:
+        """The (row, col) of the spaces a hand covers (``skin``)."""
+        if self.skin is None:
+            return frozenset()
+        return frozenset((int(r), int(c)) for r, c in np.argwhere(self.skin))
 
 
 def _interior_mask(cell_px: int, params: InkCheckParams) -> np.ndarray:
@@ -125,7 +156,8 @@ def measure_ink(flat: np.ndarray, board: CanonicalBoard,
     darkest = darkest_channel(flat)
     grey = darkest.astype(np.float32)
     paper = _paper(darkest, cell // 2)
-    contrast = ink_contrast(flat, cell // 2)
+    ratio = paper_ratio(flat, cell // 2)  # each channel against its own paper
+    contrast = 1.0 - darkest_channel(ratio)  # vision.crops.ink_contrast
     inside = _spaces(contrast, board)[:, :, _interior_mask(cell, params)]  # (7, 7, n)
     k = max(1, round(params.top_fraction * inside.shape[-1]))
     top = np.partition(inside, inside.shape[-1] - k, axis=-1)[..., -k:]
@@ -137,9 +169,60 @@ def measure_ink(flat: np.ndarray, board: CanonicalBoard,
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (blob, blob))
     blobs = cv2.morphologyEx(not_paper, cv2.MORPH_OPEN, kernel)
     covered = _spaces(blobs, board).mean(axis=(2, 3))
+    paper_level = float(np.median(_spaces(paper, board)))
+    skin = None
+    if params.skin_test and flat.ndim == 3 and paper_level >= params.min_paper:
+        skin = covering_skin(flat, board, blobs, covered >= params.covered, ratio, contrast,
+                             params)
     return InkMeasures(ink=ink.astype(np.float32), covered=covered.astype(np.float32),
-                       paper=float(np.median(_spaces(paper, board))),
-                       lines=line_visibility(flat, board, params))
+                       paper=paper_level, lines=line_visibility(flat, board, params),
+                       skin=skin)
+
+
+def is_skin(colour: np.ndarray, params: InkCheckParams = InkCheckParams()) -> bool:
+    """Whether a colour against the paper (B, G, R shares of the paper's) is skin's: red
+    darkened least, blue most, green in between (a red, brown-red or black marker darkens
+    green and blue alike, a blue or green one does not darken blue most)."""
+    b, g, r = (float(v) for v in colour)
+    spread = r - b
+    return (spread >= params.skin_spread and g - b >= params.skin_between * spread
+            and r - g >= params.skin_between * spread)
+
+
+def covering_skin(flat: np.ndarray, board: CanonicalBoard, blobs: np.ndarray,
+                  covered: np.ndarray, ratio: np.ndarray, contrast: np.ndarray,
+                  params: InkCheckParams = InkCheckParams()) -> np.ndarray:
+    """(7, 7) bool: which ``covered`` spaces a skin-coloured blob covers, on a board whose
+    ink is not skin-coloured itself (a brown marker can look like a hand: then none).
+
+    A blob's colour is its pixels' median against the paper around it: the median of the
+    pixels neither blob nor ink (``contrast`` under ``skin_paper``) in the space and its
+    eight neighbours, so that a grey lake fill over a tinted space is no warm shade. The
+    board's ink's colour is the median of its clearly inked pixels (``contrast`` at least
+    ``skin_ink``) outside blobs, in ``ratio`` (each channel against its local paper).
+    """
+    skin = np.zeros((GRID, GRID), bool)
+    if not covered.any():
+        return skin
+    cell, pad = board.cell_px, board.pad_px
+    span = (slice(pad, pad + GRID * cell),) * 2
+    inked = (contrast[span] >= params.skin_ink) & (blobs[span] == 0)
+    if int(inked.sum()) < params.skin_ink_px or is_skin(np.median(ratio[span][inked], axis=0),
+                                                          params):
+        return skin
+    image, blob = flat[span], blobs[span] > 0
+    paper = ~blob & (contrast[span] < params.skin_paper)
+    for r, c in np.argwhere(covered):
+        window = (slice(max(0, r - 1) * cell, min(GRID, r + 2) * cell),
+                  slice(max(0, c - 1) * cell, min(GRID, c + 2) * cell))
+        around = image[window][::2, ::2][paper[window][::2, ::2]]  # every fourth pixel
+        if len(around) < params.skin_paper_px:
+            continue
+        space = (slice(r * cell, (r + 1) * cell), slice(c * cell, (c + 1) * cell))
+        shade = np.median(image[space][blob[space]], axis=0).astype(np.float32)
+        skin[r, c] = is_skin(shade / (np.median(around, axis=0).astype(np.float32) + 1.0),
+                             params)
+    return skin
 
 
 def _line_contrasts(image: np.ndarray, board: CanonicalBoard, params: InkCheckParams

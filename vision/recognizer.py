@@ -364,12 +364,15 @@ class Recognizer:
             lattice.confidence, lattice.corners, upright.confidence,
             None if straight.bend is None else straight.bend.lines_followed),
             self.params.acceptance)
-        with clock("water"):
-            grid, review, seen = self.read_water(decoded, probs, upright.crops)
         measures = None
-        if self.params.ink.enabled:  # after acceptance: its flags never refuse a photo
+        if self.params.ink.enabled:  # its findings never refuse a photo
             with clock("ink_check"):
                 measures = measure_ink(upright.flat, self.board, self.params.ink)
+        with clock("water"):
+            grid, review, seen = self.read_water(
+                decoded, probs, upright.crops,
+                frozenset() if measures is None else measures.skin_spaces())
+        if measures is not None:
             with clock("covered"):
                 grid, review = self.read_covered(grid, probs, review, measures, seen)
         review = check_marks(grid, review, classified.marks,
@@ -399,17 +402,19 @@ class Recognizer:
         balance = balance_routes(probs, classes, self.params.decode, self.params.route_balance)
         return Decoded(balance.decoded.grid, balanced_review(balance, classes)), balance
 
-    def read_water(self, decoded: Decoded, probs: np.ndarray, crops: Darkness
+    def read_water(self, decoded: Decoded, probs: np.ndarray, crops: Darkness,
+                   hands: frozenset[tuple[int, int]] = frozenset()
                    ) -> tuple[list[list[str]], list[ReviewEntry], list[ExpansionSighting]]:
         """The decoded grid with its water checked against the colour of each space's ink
-        (``vision.water_colour``), then the expansions it shows (``sight_water``)."""
+        (``vision.water_colour``), then the expansions it shows (``sight_water``; the
+        ``hands`` spaces, a hand on them, are no evidence of water)."""
         meta, params = self.classifier.meta, self.params
         classes = list(meta.classes)
         ink = space_ink(crops.each, crops.blue, meta.cell_px, meta.margin_px,
                         params.water_colour)
         grid, review, coloured = check_water_colour(decoded.grid, probs, classes,
                                                     decoded.review, ink, params.water_colour)
-        return sight_water(grid, probs, classes, review, params.water, coloured)
+        return sight_water(grid, probs, classes, review, params.water, coloured, hands)
 
     def read_covered(self, grid: list[list[str]], probs: np.ndarray,
                      review: list[ReviewEntry], measures: InkMeasures,

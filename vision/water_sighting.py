@@ -5,7 +5,11 @@ the expansions (``--expansion``). The policy guards base boards: one space read 
 board with no other water is far more likely a misread highway, railway or empty space than a
 lone river, so it is read again without water and listed for review; a board needs
 ``min_river_spaces`` (``min_lake_spaces``) spaces with that kind of water, at least one of
-them read surely, for the expansion to be seen.
+them read surely, for the expansion to be seen. A space a hand lies on (the ink check finds
+it covered by something skin-coloured, ``vision.ink_check.covering_skin``) is no evidence of
+water: a hand shades the paper much as a filled lake does. It keeps its water reading when
+the rest of the board shows that water (a lake may well lie under the hand), and loses it
+with the rest when not.
 """
 
 from __future__ import annotations
@@ -84,12 +88,14 @@ def _listed(spaces: list[tuple[int, int]], most: int = 4) -> str:
 
 def sight_water(grid: list[list[str]], probs: np.ndarray, classes: list[str],
                 review: list[ReviewEntry], params: WaterParams = WaterParams(),
-                coloured: frozenset[tuple[int, int]] = frozenset()
+                coloured: frozenset[tuple[int, int]] = frozenset(),
+                hands: frozenset[tuple[int, int]] = frozenset()
                 ) -> tuple[list[list[str]], list[ReviewEntry], list[ExpansionSighting]]:
     """The expansions the read ``grid`` shows; a lone water reading is read again without
     that water and put in review. ``coloured``: spaces whose ink is the colour of the
-    board's water (``vision.water_colour``), which count as read surely. Returns (grid,
-    review, sightings); inputs are not changed."""
+    board's water (``vision.water_colour``), which count as read surely; ``hands``: spaces
+    a hand lies on, which do not count. Returns (grid, review, sightings); inputs are not
+    changed."""
     grid = [row[:] for row in grid]
     review = list(review)
     sightings: list[ExpansionSighting] = []
@@ -98,9 +104,10 @@ def sight_water(grid: list[list[str]], probs: np.ndarray, classes: list[str],
         spaces = _spaces_with(grid, letter)
         if not spaces:
             continue
-        surest = max(float(probs[r, c, index[grid[r][c]]]) for r, c in spaces)
+        evidence = [rc for rc in spaces if rc not in hands]
+        surest = max((float(probs[r, c, index[grid[r][c]]]) for r, c in evidence), default=0.0)
         least = params.min_river_spaces if letter == "W" else params.min_lake_spaces
-        if len(spaces) >= least and (surest >= params.sure or coloured & set(spaces)):
+        if len(evidence) >= least and (surest >= params.sure or coloured & set(evidence)):
             sightings.append(ExpansionSighting(
                 name, tuple(spaces),
                 f"{len(spaces)} spaces drawn with {_WATER_WORDS[letter]} ({_listed(spaces)})"))
@@ -113,9 +120,10 @@ def sight_water(grid: list[list[str]], probs: np.ndarray, classes: list[str],
             grid[r][c] = classes[best]
             review = [e for e in review if (e.row, e.col) != (r, c)]
             order = np.argsort(p)[::-1][:3]
+            hand = " (a hand seems to lie on it)" if (r, c) in hands else ""
             review.append(ReviewEntry(
                 r, c, grid[r][c], tuple((classes[i], round(float(p[i]), 3)) for i in order),
-                f"read as {read} ({p[index[read]]:.2f}), but too little of the board shows "
-                f"{_WATER_WORDS[letter]} to be sure: read as {grid[r][c]}"))
+                f"read as {read} ({p[index[read]]:.2f}){hand}, but too little of the board "
+                f"shows {_WATER_WORDS[letter]} to be sure: read as {grid[r][c]}"))
     review.sort(key=lambda e: (e.row, e.col))
     return grid, review, sightings
