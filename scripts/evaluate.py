@@ -133,19 +133,26 @@ def space_corner_errors(read: np.ndarray | None, truth: np.ndarray | None
 COVERED = 0.2  # a space this much hidden by a hand, pen or die counts as covered
 
 
-def evaluate_one(args: tuple) -> dict:
-    """Render, save, read and compare one photo."""
-    seed, megapixels, tmp, conditions, expansion = args
+def render_case(seed: int, megapixels: float | None = None, conditions: str | None = None,
+                expansion: str | None = None):
+    """The photo of ``seed`` as this script renders it (a base board, or with ``expansion``
+    a River / Lake board), and the expansions played on it."""
     rng = np.random.default_rng([seed, 99])
-    options = PhotoOptions(conditions=conditions)
     played: tuple[str, ...] = ()
     if expansion is None:
         grid = sample_grid(rng)
     else:
         played = pick_expansions(rng, expansion)
         grid = water_board(rng, played).grid
-    photo = render_photo(grid, seed=seed, megapixels=megapixels, options=options,
-                         expansions=played)
+    photo = render_photo(grid, seed=seed, megapixels=megapixels,
+                         options=PhotoOptions(conditions=conditions), expansions=played)
+    return photo, played
+
+
+def evaluate_one(args: tuple) -> dict:
+    """Render, save, read and compare one photo."""
+    seed, megapixels, tmp, conditions, expansion = args
+    photo, played = render_case(seed, megapixels, conditions, expansion)
     path = Path(tmp) / f"eval_{seed}.jpg"
     cv2.imwrite(str(path), photo.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
     truth = photo.grid

@@ -12,10 +12,9 @@ import cv2
 import numpy as np
 import pytest
 
+from tests.project_scripts import load_script
 from vision.ink_check import InkCheckParams, is_skin
 from vision.recognizer import Recognizer
-from vision.render import PhotoOptions, render_photo, sample_grid
-from vision.render.water_games import pick_expansions, water_board
 from vision.space_parts import same_space, side_letters
 
 HAND_AS_LAKE = 8850283  # base game, folded paper, a hand over the board read as a lake
@@ -36,15 +35,8 @@ def no_skin_test(recognizer) -> Recognizer:
 
 def _render(seed: int, tmp_path_factory, expansions: str | None = None):
     """The phone photo of ``seed`` as scripts/evaluate.py renders it: (path, truth, played)."""
-    rng = np.random.default_rng([seed, 99])
-    played: tuple[str, ...] = ()
-    if expansions is None:
-        grid = sample_grid(rng)
-    else:
-        played = pick_expansions(rng, expansions)
-        grid = water_board(rng, played).grid
-    photo = render_photo(grid, seed=seed, options=PhotoOptions(conditions="phone"),
-                         expansions=played)
+    photo, played = load_script("evaluate").render_case(seed, conditions="phone",
+                                                        expansion=expansions)
     path = tmp_path_factory.mktemp("hands") / f"phone_{seed}.jpg"
     cv2.imwrite(str(path), photo.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
     return str(path), photo.grid, played

@@ -81,17 +81,18 @@ class InkCheckParams:
     lines_floor: float = 0.08  # ... on a board whose inner lines show at least this contrast
     # (faint or gutter-printed lattices give no reference)
     # Skin (``covering_skin``; calibrated on seeds 8850000-8850299, phone profile, and
-    # 9150000-9150299 and 9350000-9350199, River and Lake): a covering blob's median colour
-    # against the paper around it (the median of the pixels of it and its eight neighbours
-    # that are neither blob nor ink, contrast under ``skin_paper``, at least
-    # ``skin_paper_px`` of every fourth; each channel's share of its paper, B, G, R) is skin when red is
-    # darkened at least ``skin_spread`` less than blue and green lies between them, at least
-    # ``skin_between`` of the way from blue and from red ...
+    # 9150000-9150299 and 9350000-9350199, River and Lake). A covering blob's median colour
+    # against the paper around it (each channel's share of the paper's, B, G, R) is skin
+    # when red is darkened at least ``skin_spread`` less than blue and green lies between
+    # them, at least ``skin_between`` of that gap from either ...
     skin_test: bool = True  # False: no space is found covered by a hand
     skin_spread: float = 0.1
     skin_between: float = 0.2
+    # ... the paper around it being the median of the pixels of the space and its eight
+    # neighbours that are neither blob nor ink (contrast under ``skin_paper``), sampled one
+    # in four, at least ``skin_paper_px`` of them ...
     skin_paper: float = 0.1
-    skin_paper_px: int = 50  # (of every fourth pixel)
+    skin_paper_px: int = 50
     # ... on a board whose own ink is not skin-coloured by the same test (a brown marker, and
     # a lake filled with it, is): the median colour of its clear ink (contrast at least
     # ``skin_ink``) outside the blobs, from at least ``skin_ink_px`` pixels
