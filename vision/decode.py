@@ -3,7 +3,9 @@
 A clear reading (top probability >= ``clear``) is never changed: players' real mistakes must
 still show up as Errors. For unclear spaces, the candidates within ``near_tie`` of the best are
 re-ranked by log-probability plus a small bonus for each side that agrees with the neighbour
-(or the Exit) it faces. Every unclear or changed space goes to ``review``.
+(or the Exit) it faces, less a small penalty for water drawn in a shape no River or Lake die
+gives (``vision.water_faces``: on an unclear space such a shape is far more often a misread
+than a player's mistake). Every unclear or changed space goes to ``review``.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from scoring.exits import exit_at
 from scoring.sides import Side
 from vision.review import ReviewEntry
 from vision.space_parts import side_letters
+from vision.water_faces import is_odd_water, odd_water_mask
 
 GRID = 7
 
@@ -29,6 +32,10 @@ class DecodeParams:
     review_below: float = 0.9  # a final reading less sure than this is listed for review
     near_tie: float = 0.25  # candidates with p >= near_tie * p_best may win on agreement
     agreement_weight: float = 0.6  # log-probability units per agreeing side
+    # log-probability units taken from water no die gives (vision.water_faces); chosen by
+    # replaying decode on the saved probabilities of Deep Blue tuning renders 9150000- (300)
+    # and phone-condition ones 8850000- (300): 0.5, 1, 2 and 3 tried, 1 best on both
+    odd_water_penalty: float = 1.0
 
 
 @dataclass
@@ -61,6 +68,7 @@ def decode(probs: np.ndarray, classes: list[str], params: DecodeParams = DecodeP
     """Choose tokens from (7, 7, n_classes) probabilities; list the spaces to review."""
     best = probs.argmax(axis=2)
     grid = [[classes[best[r, c]] for c in range(GRID)] for r in range(GRID)]
+    penalty = params.odd_water_penalty * odd_water_mask(classes)
     changed: dict[tuple[int, int], str] = {}
     for _ in range(2):  # two sweeps let neighbouring unclear spaces settle together
         for r in range(GRID):
@@ -70,7 +78,7 @@ def decode(probs: np.ndarray, classes: list[str], params: DecodeParams = DecodeP
                 if top >= params.clear:
                     continue
                 candidates = np.flatnonzero(p >= params.near_tie * top)
-                scores = [np.log(p[i] + 1e-9)
+                scores = [np.log(p[i] + 1e-9) - penalty[i]
                           + params.agreement_weight * _agreement(grid, r, c, classes[i])
                           for i in candidates]
                 choice = classes[candidates[int(np.argmax(scores))]]
@@ -88,10 +96,15 @@ def decode(probs: np.ndarray, classes: list[str], params: DecodeParams = DecodeP
             if (r, c) not in changed and chosen >= params.review_below:
                 continue
             order = np.argsort(p)[::-1][:3]
-            reason = (f"read as {changed[(r, c)]} ({p[index[changed[(r, c)]]]:.2f}); changed to "
-                      f"agree with its neighbours" if (r, c) in changed
-                      else f"uncertain reading ({chosen:.2f})")
+            reason = (_changed_reason(changed[(r, c)], float(p[index[changed[(r, c)]]]))
+                      if (r, c) in changed else f"uncertain reading ({chosen:.2f})")
             review.append(ReviewEntry(
                 r, c, grid[r][c],
                 tuple((classes[i], round(float(p[i]), 3)) for i in order), reason))
     return Decoded(grid=grid, review=review)
+
+
+def _changed_reason(first: str, p_first: float) -> str:
+    """Why a space's first reading (its best class) was changed."""
+    odd = ", water no die gives" if is_odd_water(first) else ""
+    return f"read as {first} ({p_first:.2f}{odd}); changed to agree with its neighbours"

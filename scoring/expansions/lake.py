@@ -23,7 +23,7 @@ from scoring.graph import RouteGraph
 from scoring.quote import quoted
 from scoring.results import Illegal, Place, ScoreSheet
 from scoring.sides import HIGHWAY, LAKE, RAILWAY, Side
-from scoring.space import Piece
+from scoring.space import Piece, Space
 
 
 def lake_sizes(graph: RouteGraph) -> list[int]:
@@ -56,6 +56,14 @@ def _lake_faces() -> frozenset[tuple]:
 
 
 LAKE_FACES = _lake_faces()
+
+
+def is_lake_face(space: Space) -> bool:
+    """Whether a space with a lake side is one Lake die face (or the full lake) alone; the
+    photo reader asks it too (vision.water_faces)."""
+    lake_pieces = [p for p in space.pieces if p.has_kind(LAKE)]
+    return (len(space.pieces) == 1 and len(lake_pieces) == 1
+            and lake_pieces[0].kinds in LAKE_FACES)
 FULL_LAKE = (LAKE, LAKE, LAKE, LAKE)
 ROUNDS = 6
 DICE = 2
@@ -81,7 +89,7 @@ def find_illegal(board: Board, graph: RouteGraph) -> list[Illegal]:
     for row, col in board.positions():
         space = board[row, col]
         lake_pieces = [p for p in space.pieces if p.has_kind(LAKE)]
-        if lake_pieces and (len(space.pieces) != 1 or lake_pieces[0].kinds not in LAKE_FACES):
+        if lake_pieces and not is_lake_face(space):
             found.append(Illegal(
                 "lake-not-a-face", f"{quoted(space.token)} is not a Lake die face", (Place(row, col),)
             ))

@@ -93,8 +93,9 @@ def _is_bridge(pieces) -> bool:
     )
 
 
-def _face_problem(space: Space) -> tuple[str, str] | None:
-    """(code, message) when a space with a river is no River die face, else None."""
+def face_problem(space: Space) -> tuple[str, str] | None:
+    """(code, message) when a space with a river is no River die face, else None (the photo
+    reader asks it too: vision.water_faces)."""
     rivers = [p for p in space.pieces if p.has_kind(RIVER)]
     if any(set(p.kinds) & set(ROUTE_KINDS) for p in rivers):
         return "river-joins-route", "a river is joined to a route"
@@ -125,7 +126,7 @@ def find_illegal(board: Board, graph: RouteGraph) -> list[Illegal]:
         space = board[row, col]
         river_pieces = [p for p in space.pieces if p.has_kind(RIVER)]
         place = (Place(row, col),)
-        problem = _face_problem(space)
+        problem = face_problem(space)
         if problem is not None:
             found.append(Illegal(*problem, place))
         for piece in river_pieces:
