@@ -56,6 +56,11 @@ def _lake_faces() -> frozenset[tuple]:
 
 
 LAKE_FACES = _lake_faces()
+FULL_LAKE = (LAKE, LAKE, LAKE, LAKE)
+ROUNDS = 6
+DICE = 2
+MOST_DIE_SPACES = ROUNDS * DICE
+"""Lake spaces (not filled with water) the Lake dice can give in a game."""
 
 
 def is_lake_face(space: Space) -> bool:
@@ -64,11 +69,6 @@ def is_lake_face(space: Space) -> bool:
     lake_pieces = [p for p in space.pieces if p.has_kind(LAKE)]
     return (len(space.pieces) == 1 and len(lake_pieces) == 1
             and lake_pieces[0].kinds in LAKE_FACES)
-FULL_LAKE = (LAKE, LAKE, LAKE, LAKE)
-ROUNDS = 6
-DICE = 2
-MOST_DIE_SPACES = ROUNDS * DICE
-"""Lake spaces (not filled with water) the Lake dice can give in a game."""
 
 
 def find_illegal(board: Board, graph: RouteGraph) -> list[Illegal]:
