@@ -183,6 +183,10 @@ def _score_job(job: tuple[InputItem, ScoreOptions, str | None]) -> BoardResult:
     return score_item(*job)
 
 
+def _score_chunk(jobs: list[tuple[InputItem, ScoreOptions, str | None]]) -> list[BoardResult]:
+    return [score_item(*job) for job in jobs]
+
+
 def score_items(
     items: list[InputItem],
     options: ScoreOptions,
@@ -202,7 +206,13 @@ def score_items(
     pool = ProcessPoolExecutor(max_workers=jobs, initializer=_worker_signals)
     finished = False
     try:
-        yield from pool.map(_score_job, work, chunksize=chunk)
+        # not pool.map: on the way out it cancels the futures from this thread while the
+        # pool's own thread fails them as its stopped workers end (Python 3.11 then prints an
+        # InvalidStateError traceback); here only the pool's thread settles them
+        futures = [pool.submit(_score_chunk, work[start:start + chunk])
+                   for start in range(0, len(work), chunk)]
+        for future in futures:
+            yield from future.result()
         finished = True
     finally:
         if finished:
