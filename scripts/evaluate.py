@@ -41,6 +41,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from vision.classify import ClassifyParams
 from vision.covered import FROM_NEIGHBOURS, CoveredParams
+from vision.faint_empty import FAINT_EMPTY, FaintEmptyParams
 from vision.ink_check import InkCheckParams
 from vision.marks import UNEXPLAINED, MarkParams
 from vision.model_files import models_dir
@@ -85,7 +86,8 @@ def water_sides(truth: str, read: str) -> tuple[int, int, int]:
 
 
 TTA_MODES = {"unsure": ClassifyParams(), "all": ClassifyParams(sure=None),
-             "off": ClassifyParams(turns=1)}
+             "off": ClassifyParams(turns=1, mirror=False),
+             "turns": ClassifyParams(mirror=False), "mirror-all": ClassifyParams(mirror_parts=True)}
 
 
 def _probability_or_none(text: str) -> float | None:
@@ -104,7 +106,8 @@ def _init(models: str, tta: str, ink_check: bool = True, unbend: bool = True,
           second_doubt_ratio: float = ClassifyParams().second_doubt_ratio,
           merge_sure: float | None = ClassifyParams().merge_sure,
           parts_sure: float | None = ClassifyParams().parts_sure,
-          route_balance: bool = True, skin_test: bool = True) -> None:
+          route_balance: bool = True, skin_test: bool = True,
+          faint_empty: bool = True) -> None:
     global _recognizer
     cv2.setNumThreads(1)
     _recognizer = Recognizer.load(models, params=ReadParams(
@@ -115,7 +118,8 @@ def _init(models: str, tta: str, ink_check: bool = True, unbend: bool = True,
         unbend=UnbendParams(enabled=unbend),
         marks=MarkParams(enabled=mark_check, threshold=mark_threshold),
         covered=CoveredParams(enabled=covered_context),
-        route_balance=RouteBalanceParams(enabled=route_balance)))
+        route_balance=RouteBalanceParams(enabled=route_balance),
+        faint_empty=FaintEmptyParams(enabled=faint_empty)))
 
 
 def space_corner_errors(read: np.ndarray | None, truth: np.ndarray | None
@@ -179,6 +183,7 @@ def evaluate_one(args: tuple) -> dict:
     marked = {(item.row, item.col) for item in reading.review if UNEXPLAINED in item.reason}
     from_neighbours = {(item.row, item.col) for item in reading.review
                        if FROM_NEIGHBOURS in item.reason}
+    faint_empty = {(item.row, item.col) for item in reading.review if FAINT_EMPTY in item.reason}
     truth_lines = [" ".join(r) for r in truth]
     seen = tuple(sorted(s.name for s in reading.expansions_seen))
     true_total = _score_total(truth_lines, played)
@@ -194,6 +199,7 @@ def evaluate_one(args: tuple) -> dict:
         review=len(reading.review), warnings=len(reading.warnings), mark_flags=len(marked),
         from_neighbours=len(from_neighbours),
         from_neighbours_wrong=len(from_neighbours & set(wrong)),
+        faint_empty_flags=len(faint_empty), faint_empty_wrong=len(faint_empty & set(wrong)),
         exact=int(not wrong), at_most_1_wrong=int(len(wrong) <= 1),
         score_exact="" if true_total is None or read_total is None else int(true_total == read_total),
         silent_wrong=int(bool(wrong) and not reading.review and not reading.warnings),
@@ -270,6 +276,10 @@ def summarise(rows: list[dict]) -> dict:
         "read_from_neighbours_wrong": sum(r["from_neighbours_wrong"] for r in found),
         "mark_flags_per_board": round(sum(r["mark_flags"] for r in found) / len(found), 3)
         if found else None,
+        # empty readings listed on boards of faint ink (vision.faint_empty), and the misreads
+        # among them
+        "faint_empty_flags": sum(r["faint_empty_flags"] for r in found),
+        "faint_empty_wrong": sum(r["faint_empty_wrong"] for r in found),
         "boards_with_review_pct": 100 * sum(1 for r in found if r["review"]) / n,
         "top_confusions (truth>read: count)": dict(Counter(
             pair for r in found if r["corner_error_spaces"] <= 0.3
@@ -399,8 +409,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="fixed photo size (default: the renderer's random 1-12 MP)")
     parser.add_argument("--models", default=str(models_dir()))
     parser.add_argument("--tta", choices=sorted(TTA_MODES), default="unsure",
-                        help="4-turn test-time augmentation for unsure spaces (default), "
-                             "all spaces, or none")
+                        help="test-time augmentation for unsure spaces (default: 4 turns, "
+                             "and their mirror images for the base-game reader), all spaces, "
+                             "or none; 'turns': 4 turns only (as before 3 Dec 2026); "
+                             "'mirror-all': mirror images for the parts network too")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--csv", type=Path, default=Path("out/eval.csv"))
     parser.add_argument("--json", type=Path, default=None, help="also write the summary here")
@@ -459,6 +471,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-skin-test", action="store_true",
                         help="read without telling a hand from a filled lake by its colour "
                              "(vision.ink_check.covering_skin), for before/after")
+    parser.add_argument("--no-faint-empty", action="store_true",
+                        help="read without listing the empty readings of a board of faint ink "
+                             "that give a route some probability (vision.faint_empty), for "
+                             "before/after")
     parser.add_argument("--write-meta", action="store_true",
                         help="record the figures in the model metadata (models/*.json)")
     args = parser.parse_args(argv)
@@ -471,7 +487,8 @@ def main(argv: list[str] | None = None) -> int:
                            not args.no_unbend, args.faint_above, not args.no_mark_check,
                            args.mark_threshold, not args.no_covered_context,
                            args.second_doubt_ratio, args.merge_sure, args.parts_sure,
-                           not args.no_route_balance, not args.no_skin_test)) as pool:
+                           not args.no_route_balance, not args.no_skin_test,
+                           not args.no_faint_empty)) as pool:
         jobs = [(args.seed + i, args.megapixels, tmp, args.conditions, args.expansion)
                 for i in range(args.n)]
         rows = []

@@ -1,9 +1,10 @@
 """Read the 49 space crops with the ONNX cell classifier: one batched call, probabilities kept.
 
 Test-time augmentation (optional): the crops are also classified turned by 90, 180 and 270
-degrees, and each turned reading is mapped back to the unturned token before averaging. It
-can be kept to the crops the first reading is unsure of (``sure``), which is most of its gain
-for a fraction of the time.
+degrees (and, with ``mirror``, mirrored left-right and turned again: the eight views the
+networks were trained on), and each view's reading is mapped back to the unturned token
+before averaging. It can be kept to the crops the first reading is unsure of (``sure``),
+which is most of its gain for a fraction of the time.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from vision.model_meta import (
     META_FILE,
     MODEL_FILE,
     ModelMeta,
+    mirror_index_map,
     rotation_index_map,
 )
 from vision.onnx_model import NetworkIO, OnnxModel, softmax
@@ -39,6 +41,12 @@ class ClassifyParams:
 
     turns: int = 4
     sure: float | None = 0.995
+    # the turned views of the base-game reader's unsure spaces mirrored left-right too (East
+    # and West swap, as in training: eight views); mirror_parts: the parts network's too,
+    # which on the Deep Blue tuning set read 1 space better for 50 % more classify time
+    # (docs/VISION.md, "Mirror images and faint routes read as empty")
+    mirror: bool = True
+    mirror_parts: bool = False
     # A board whose ink gain (vision.crops.InkGain, as the faint-ink readers measure it) is
     # above faint_above, with strokes in at least faint_min_spaces spaces, has faint ink: the
     # faint-ink readers read it (when shipped). A board with fewer strokes (no finished game
@@ -88,6 +96,9 @@ class CellClassifier(OnnxModel):
         # turned[k][i]: the class index of class i turned clockwise k quarter turns (in the
         # model's own class list, which its metadata carries)
         self._turned = [np.array(rotation_index_map(k, meta.classes)) for k in range(4)]
+        # mirrored[k][i]: the class index of class i mirrored left-right, then turned k times
+        mirror = np.array(mirror_index_map(meta.classes))
+        self._mirrored = [turned[mirror] for turned in self._turned]
         self.gain = InkGain.from_json(meta.ink_gain)
 
     def board_input(self, crops: np.ndarray) -> np.ndarray:
@@ -127,9 +138,10 @@ class CellClassifier(OnnxModel):
         return self.calibrated(logits), 1.0 / (1.0 + np.exp(-marks.reshape(-1)))
 
     def read(self, crops: np.ndarray, turns: int = 1, sure: float | None = None,
-             first: np.ndarray | None = None, only: np.ndarray | None = None) -> np.ndarray:
+             first: np.ndarray | None = None, only: np.ndarray | None = None,
+             mirror: bool = False) -> np.ndarray:
         """(N, n_classes) calibrated probabilities of space crops; ``turns`` > 1 averages
-        turned copies.
+        turned copies (``mirror``: and their mirror images).
 
         With ``sure``, the crops are read once (or ``first`` is that reading), and only those
         whose best class is below ``sure`` are read again in all ``turns`` turns (most spaces
@@ -137,19 +149,19 @@ class CellClassifier(OnnxModel):
         ``only``: the indices of the crops to read (``first`` then is theirs), the others are
         left out of the result.
         """
-        if turns == 1 and first is not None:
+        if turns == 1 and not mirror and first is not None:
             return first
         crops = self.board_input(crops)
         if only is not None:
             crops = crops[only]
             if not len(crops):
                 return np.zeros((0, len(self.meta.classes)), np.float32)
-        if sure is None or turns == 1:
-            return self._turned_mean(crops, turns)
+        if sure is None or (turns == 1 and not mirror):
+            return self._turned_mean(crops, turns, mirror)
         probs = first.copy() if first is not None else self._turned_mean(crops, 1)
         unsure = np.flatnonzero(probs.max(axis=1) < sure)
         if len(unsure):
-            probs[unsure] = self._turned_mean(crops[unsure], turns)
+            probs[unsure] = self._turned_mean(crops[unsure], turns, mirror)
         return probs
 
     def parts(self, crops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -160,14 +172,19 @@ class CellClassifier(OnnxModel):
         sides, joins = self.session.run(["sides", "joins"], {self.io.input_name: x})
         return softmax(sides, axis=2), 1.0 / (1.0 + np.exp(-joins))
 
-    def _turned_mean(self, crops: np.ndarray, turns: int) -> np.ndarray:
-        """Mean of the readings of ``crops`` turned 0..turns-1 quarter turns, mapped back."""
-        batch = [np.rot90(crops, k=-k, axes=(-2, -1)) for k in range(turns)]
+    def _turned_mean(self, crops: np.ndarray, turns: int, mirror: bool = False) -> np.ndarray:
+        """Mean of the readings of ``crops`` turned 0..turns-1 quarter turns (``mirror``: and
+        of their mirror images turned likewise), mapped back."""
+        views = [(crops, self._turned)]
+        if mirror:
+            views.append((crops[..., ::-1], self._mirrored))
+        batch = [np.rot90(view, k=-k, axes=(-2, -1)) for view, _ in views for k in range(turns)]
         probs = self.probabilities(np.ascontiguousarray(np.concatenate(batch)))
-        probs = probs.reshape(turns, len(crops), -1)
-        # A crop turned k times reads as the turned token; map each reading back.
-        unturned = [probs[k][:, self._turned[k]] for k in range(turns)]
-        return np.mean(unturned, axis=0)
+        probs = probs.reshape(len(views) * turns, len(crops), -1)
+        # A crop turned k times (after a mirror) reads as the token turned (mirrored); map
+        # each reading back.
+        maps = [index[k] for _, index in views for k in range(turns)]
+        return np.mean([probs[v][:, maps[v]] for v in range(len(maps))], axis=0)
 
 
 class BaseGameClassifier(CellClassifier):

@@ -58,6 +58,7 @@ from vision.covered import CoveredParams, read_covered
 from vision.crops import Darkness, space_crops
 from vision.decode import Decoded, DecodeParams
 from vision.errors import PhotoError
+from vision.faint_empty import FaintEmptyParams, faint_empty_review
 from vision.image_io import LoadedPhoto, load_source
 from vision.ink_check import InkCheckParams, InkMeasures, check_ink, measure_ink
 from vision.locate import LocateParams, find_lattice
@@ -114,6 +115,7 @@ class ReadParams:
     unbend: UnbendParams = field(default_factory=UnbendParams)
     marks: MarkParams = field(default_factory=MarkParams)
     covered: CoveredParams = field(default_factory=CoveredParams)
+    faint_empty: FaintEmptyParams = field(default_factory=FaintEmptyParams)
 
 
 # Which readers' reading a board's is (Classified.readers, PhotoReading.readers)
@@ -125,6 +127,7 @@ FAINT_READERS = "faint-ink"  # its ink is faint (vision.classify.has_faint_ink)
 SECOND_READING_KEPT = "faint-ink, second reading"
 SECOND_READING_MERGED = "standard where sure, faint-ink elsewhere"
 SECOND_READING_DROPPED = "standard, second reading dropped"
+FAINT_READINGS = (FAINT_READERS, SECOND_READING_KEPT)  # readings of the faint-ink readers
 
 
 @dataclass
@@ -380,6 +383,9 @@ class Recognizer:
         if measures is not None:
             with clock("ink_check"):
                 review = check_ink(grid, review, measures, self.params.ink)
+        review = faint_empty_review(grid, probs, list(self.classifier.meta.classes), review,
+                                    classified.readers in FAINT_READINGS,
+                                    self.params.faint_empty)
         return PhotoReading(
             source=photo.name if isinstance(source, np.ndarray) else str(source),
             grid=grid, probs=probs, classes=list(self.classifier.meta.classes),
@@ -543,14 +549,16 @@ class Recognizer:
             unsure = None if tta.parts_sure is None else np.flatnonzero(
                 first.max(axis=1) < tta.parts_sure)
             base = in_classes(readers.base.read(crops.by(readers.base.meta.ink_channels),
-                                                turns=tta.turns, sure=tta.sure, only=unsure),
+                                                turns=tta.turns, sure=tta.sure, only=unsure,
+                                                mirror=tta.mirror),
                               list(readers.base.meta.classes), classes)
             if unsure is None:
                 return Reading(base, marks, threshold)
             probs = first.copy()  # the spaces the parts network is sure of keep its reading
             probs[unsure] = base
             return Reading(probs, marks, threshold)
-        return Reading(readers.parts.read(parts, turns=tta.turns, sure=tta.sure, first=first),
+        return Reading(readers.parts.read(parts, turns=tta.turns, sure=tta.sure, first=first,
+                                          mirror=tta.mirror and tta.mirror_parts),
                        marks, threshold)
 
     def readers_for(self, crops: np.ndarray) -> Readers:
