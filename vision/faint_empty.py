@@ -8,7 +8,8 @@ lists a space read as empty on a board the faint-ink readers read (``vision.clas
 .has_faint_ink``, or a doubtful board whose faint-ink reading was kept) when the classes with
 a highway or railway side hold at least ``route_mass`` of its probability. Boards that show
 water are left alone: there the doubt of an empty space is the lake beside it, not a faint
-route (measured in docs/VISION.md, "Faint routes read as empty"). Tokens are never changed.
+route (measured in docs/VISION.md, "Mirror images and faint routes read as empty").
+Tokens are never changed.
 """
 
 from __future__ import annotations
@@ -18,10 +19,11 @@ from functools import lru_cache
 
 import numpy as np
 
+from scoring.space import EMPTY_TOKEN
 from vision.review import ReviewEntry
 from vision.space_parts import side_letters
+from vision.water_sighting import WATER_LETTERS
 
-EMPTY = "."
 FAINT_EMPTY = "read as empty on a board of faint ink; a faint route may be drawn here"
 
 
@@ -42,9 +44,10 @@ def _route_classes(classes: tuple[str, ...]) -> np.ndarray:
     return np.array([any(k in side_letters(t) for k in "HR") for t in classes])
 
 
-def shows_water(grid: list[list[str]]) -> bool:
-    """Whether any space of the grid has a river or lake side."""
-    return any(k in side_letters(token) for row in grid for token in row for k in "WL")
+def _has_water_sides(grid: list[list[str]]) -> bool:
+    """Whether any space of the decoded grid has a river or lake side (however unsure; not
+    ``vision.classify.shows_water``, which asks the same of probabilities)."""
+    return any(k in side_letters(token) for row in grid for token in row for k in WATER_LETTERS)
 
 
 def faint_empty_review(grid: list[list[str]], probs: np.ndarray, classes: list[str],
@@ -54,14 +57,14 @@ def faint_empty_review(grid: list[list[str]], probs: np.ndarray, classes: list[s
     (``faint_ink``: the faint-ink readers' reading) and no water added when its route
     classes hold at least ``params.route_mass`` of its (7, 7, n_classes) probability; a
     space already listed keeps its entry."""
-    if not params.enabled or not faint_ink or shows_water(grid):
+    if not params.enabled or not faint_ink or _has_water_sides(grid):
         return list(review)
     listed = {(item.row, item.col) for item in review}
     route = probs[..., _route_classes(tuple(classes))].sum(axis=-1)
     added = []
     for r, row in enumerate(grid):
         for c, token in enumerate(row):
-            if token != EMPTY or (r, c) in listed or route[r, c] < params.route_mass:
+            if token != EMPTY_TOKEN or (r, c) in listed or route[r, c] < params.route_mass:
                 continue
             p = probs[r, c]
             order = np.argsort(p)[::-1][:3]
