@@ -28,6 +28,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import replace
 from multiprocessing import Pool
 from pathlib import Path
@@ -120,6 +121,23 @@ def _init(models: str, tta: str, ink_check: bool = True, unbend: bool = True,
         covered=CoveredParams(enabled=covered_context),
         route_balance=RouteBalanceParams(enabled=route_balance),
         faint_empty=FaintEmptyParams(enabled=faint_empty)))
+
+
+def evaluate_all(jobs: list[tuple], workers: int, reader: tuple) -> Iterator[dict]:
+    """``evaluate_one`` over ``jobs`` in order, the reader made by ``_init(*reader)``: in this
+    process for one worker, else in a pool of ``workers`` forked processes. (One worker
+    forks nothing: a process that has run OpenCV's thread pool, such as a test session,
+    cannot fork safely; the child hangs in ``cv2.setNumThreads``.)"""
+    if workers <= 1:
+        threads = cv2.getNumThreads()
+        try:
+            _init(*reader)
+            yield from map(evaluate_one, jobs)
+        finally:
+            cv2.setNumThreads(threads)  # this process's own setting, as it was
+        return
+    with Pool(workers, initializer=_init, initargs=reader) as pool:
+        yield from pool.imap(evaluate_one, jobs, chunksize=2)
 
 
 def space_corner_errors(read: np.ndarray | None, truth: np.ndarray | None
@@ -481,18 +499,16 @@ def main(argv: list[str] | None = None) -> int:
 
     start = time.time()
     args.csv.parent.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory() as tmp, \
-            Pool(args.workers, initializer=_init,
-                 initargs=(args.models, args.tta, not args.no_ink_check,
-                           not args.no_unbend, args.faint_above, not args.no_mark_check,
-                           args.mark_threshold, not args.no_covered_context,
-                           args.second_doubt_ratio, args.merge_sure, args.parts_sure,
-                           not args.no_route_balance, not args.no_skin_test,
-                           not args.no_faint_empty)) as pool:
+    reader = (args.models, args.tta, not args.no_ink_check, not args.no_unbend,
+              args.faint_above, not args.no_mark_check, args.mark_threshold,
+              not args.no_covered_context, args.second_doubt_ratio, args.merge_sure,
+              args.parts_sure, not args.no_route_balance, not args.no_skin_test,
+              not args.no_faint_empty)
+    with tempfile.TemporaryDirectory() as tmp:
         jobs = [(args.seed + i, args.megapixels, tmp, args.conditions, args.expansion)
                 for i in range(args.n)]
         rows = []
-        for i, row in enumerate(pool.imap(evaluate_one, jobs, chunksize=2)):
+        for i, row in enumerate(evaluate_all(jobs, args.workers, reader)):
             rows.append(row)
             if (i + 1) % 50 == 0:
                 print(f"{i + 1}/{args.n} photos, {time.time() - start:.0f}s", flush=True)
