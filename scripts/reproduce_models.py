@@ -48,13 +48,21 @@ This is the recipe that produced ``models/cell_classifier.*`` (the parts network
    features frozen so that its readings do not change, with 1,600 boards of steps 9 and 10
    as more spaces without marks, 5 epochs (about 15 minutes each); the ONNX files are
    exported again with the head's output beside the others.
-13. The board context tables (vision.board_context, read by vision.covered for spaces under a
+13. (Run after step 10, before the models are installed.) Phone-condition boards of data
+   version 7 (3,600 photos, about 20 minutes, and 1,200 base-game boards in the renderer's
+   own conditions, 4 minutes), and step 7's faint-ink
+   base-game reader tuned on them from its ONNX file, its batch norms frozen, 2 epochs at a
+   lower learning rate (about 18 minutes alone), in ``data/faint_v10``: shipped as
+   ``faint_base_classifier.*`` (issue 14, docs/VISION.md "More phone boards for the faint-ink
+   base-game reader").
+14. The board context tables (vision.board_context, read by vision.covered for spaces under a
    hand, pen or die): 2,000 games played with the real dice, counted (about 2 minutes):
    ``models/board_context.json``.
 
 Steps 1-6 cut their crops from the darkest channel (data version 4, ``--darkest-channel``),
-as they were made for the shipped models; steps 7-10 cut version 5 or 6, as the reader cuts
-crops now for the networks trained on them (the same on white or grey paper).
+as they were made for the shipped models; steps 7-10, 12 and 13 cut version 5, 6 or 7, as
+the reader cuts crops now for the networks trained on them (the same on white or grey
+paper).
 
 Everything follows from the seeds below, so a rerun gives the same data bit for bit and, on
 the same torch build and thread count, the same models. Steps already done are skipped (data
@@ -143,6 +151,12 @@ PHONE_V6_DATASETS = [("v8_phone_water", 1_130_000, 3_000, 5.0, "mix", "phone"),
                      ("v8_phone", 1_140_000, 3_000, 5.0, None, "phone")]
 FAINT_V6_TUNING = ["--epochs", "2", "--width", "16", "--orienter-epochs", "0", "--threads", "2",
                    "--seed", "20261208", "--lr", "1.5e-3", "--blue"]
+# Phone-condition boards of data version 7 and base-game boards in the renderer's own
+# conditions, and the faint-ink base-game reader tuned on them from step 7's ONNX file
+PHONE_V7_DATASETS = [("v10_phone", 1_170_000, 3_600, 5.0, None, "phone"),
+                     ("v10_base", 1_176_000, 1_200, 5.0, None, None)]
+BASE_V7_TUNING = ["--epochs", "2", "--width", "16", "--orienter-epochs", "0", "--threads", "2",
+                  "--seed", "20261210", "--lr", "5e-4", "--base-game", "--freeze-norms"]
 # Boards the round-number reader is measured on (never trained on): (folder, seed, photos,
 # smallest and largest photo in megapixels).
 HELDOUT = ("heldout_orient", 8_200_000, 400, 1.0, 12.0)
@@ -250,6 +264,12 @@ def main(argv: list[str] | None = None) -> int:
     train_classifier.main(["--data", *_faint_v6_parts(parts_v6 + phone_v6), "--out",
                            str(faint_v6), *FAINT_V6_TUNING,
                            "--init", str(stage4 / "cell_classifier.pt")])
+    phone_v7, phone_v7_commands = make_data(args.data, PHONE_V7_DATASETS, args.workers,
+                                            each_channel=True)
+    print(f"phone-condition data version 7 ready after {time.time() - start:.0f}s", flush=True)
+    faint_v10 = args.data / "faint_v10"
+    train_classifier.main(["--data", *phone_v7, "--out", str(faint_v10), *BASE_V7_TUNING,
+                           "--init", str(tuned / BASE_MODEL_FILE)])
     stage2_recipe = ModelMeta.load(stage2 / META_FILE).recipe
     stage3_recipe = ModelMeta.load(stage3 / META_FILE).recipe
     # (trained as, shipped as, the recipe before its own run)
@@ -259,15 +279,17 @@ def main(argv: list[str] | None = None) -> int:
         (faint_v6 / MODEL_FILE, META_FILE, FAINT_MODEL_FILE,
          [stage2_recipe, *parts_v5_commands, stage3_recipe, *parts_v6_commands,
           ModelMeta.load(stage4 / META_FILE).recipe, *phone_v6_commands]),
-        (tuned / BASE_MODEL_FILE, BASE_META_FILE, FAINT_BASE_MODEL_FILE,
-         [ModelMeta.load(faint / BASE_META_FILE).recipe, *phone_v5_commands]),
+        (faint_v10 / BASE_MODEL_FILE, BASE_META_FILE, FAINT_BASE_MODEL_FILE,
+         [ModelMeta.load(faint / BASE_META_FILE).recipe, *phone_v5_commands,
+          ModelMeta.load(tuned / BASE_META_FILE).recipe, *phone_v7_commands]),
     ]
     for onnx, meta_file, shipped, before in installs:
         meta = ModelMeta.load(onnx.parent / meta_file)
         meta.recipe = "; ".join([
             "scripts/reproduce_models.py, i.e.", *commands,
             f"stage 1: git show {STAGE1[0]}:{STAGE1[1]} > {stage1}", *parts_commands,
-            *(phone_commands if onnx.parent in (faint, tuned) else []), *before, meta.recipe])
+            *(phone_commands if onnx.parent in (faint, tuned, faint_v10) else []), *before,
+            meta.recipe])
         shutil.copyfile(onnx, args.out / shipped)
         meta.save(args.out / shipped.replace(".onnx", ".json"))
     shutil.copyfile(stage4 / "cell_classifier.pt", args.out / "cell_classifier.pt")
