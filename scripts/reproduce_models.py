@@ -288,8 +288,7 @@ def main(argv: list[str] | None = None) -> int:
         meta.recipe = "; ".join([
             "scripts/reproduce_models.py, i.e.", *commands,
             f"stage 1: git show {STAGE1[0]}:{STAGE1[1]} > {stage1}", *parts_commands,
-            *(phone_commands if onnx.parent in (faint, tuned, faint_v10) else []), *before,
-            meta.recipe])
+            *(phone_commands if onnx.parent == faint_v10 else []), *before, meta.recipe])
         shutil.copyfile(onnx, args.out / shipped)
         meta.save(args.out / shipped.replace(".onnx", ".json"))
     shutil.copyfile(stage4 / "cell_classifier.pt", args.out / "cell_classifier.pt")
