@@ -52,9 +52,11 @@ This is the recipe that produced ``models/cell_classifier.*`` (the parts network
    version 7 (3,600 photos, about 20 minutes, and 1,200 base-game boards in the renderer's
    own conditions, 4 minutes), and step 7's faint-ink
    base-game reader tuned on them from its ONNX file, its batch norms frozen, 2 epochs at a
-   lower learning rate (about 18 minutes alone), in ``data/faint_v10``: shipped as
-   ``faint_base_classifier.*`` (issue 14, docs/VISION.md "More phone boards for the faint-ink
-   base-game reader").
+   lower learning rate (about 18 minutes alone), in ``data/faint_v10``; then that reader
+   widened from 16 to 24 channels (train_classifier.widen: it starts out reading as before)
+   and trained on the same boards, 4 epochs (about 40 minutes alone), in ``data/faint_w24``:
+   shipped as ``faint_base_classifier.*`` (issue 14, docs/VISION.md "More phone boards for
+   the faint-ink base-game reader" and "A wider faint-ink base-game reader").
 14. The board context tables (vision.board_context, read by vision.covered for spaces under a
    hand, pen or die): 2,000 games played with the real dice, counted (about 2 minutes):
    ``models/board_context.json``.
@@ -157,6 +159,11 @@ PHONE_V7_DATASETS = [("v10_phone", 1_170_000, 3_600, 5.0, None, "phone"),
                      ("v10_base", 1_176_000, 1_200, 5.0, None, None)]
 BASE_V7_TUNING = ["--epochs", "2", "--width", "16", "--orienter-epochs", "0", "--threads", "2",
                   "--seed", "20261210", "--lr", "5e-4", "--base-game", "--freeze-norms"]
+# Step 13's reader widened from 16 to 24 channels (train_classifier.widen), then trained on
+# the same data; the clock bounds the run (the 4 epochs took 40 minutes alone).
+BASE_V7_WIDENING = ["--epochs", "4", "--max-minutes", "60", "--width", "24",
+                    "--orienter-epochs", "0", "--threads", "2", "--seed", "20261211",
+                    "--lr", "1e-3", "--base-game", "--freeze-norms"]
 # Boards the round-number reader is measured on (never trained on): (folder, seed, photos,
 # smallest and largest photo in megapixels).
 HELDOUT = ("heldout_orient", 8_200_000, 400, 1.0, 12.0)
@@ -270,6 +277,12 @@ def main(argv: list[str] | None = None) -> int:
     faint_v10 = args.data / "faint_v10"
     train_classifier.main(["--data", *phone_v7, "--out", str(faint_v10), *BASE_V7_TUNING,
                            "--init", str(tuned / BASE_MODEL_FILE)])
+    faint_w24 = args.data / "faint_w24"
+    # the boards in the order the shipped run was given them (file names sorted: the
+    # clean base-game boards first), which decides the validation boards
+    train_classifier.main(["--data", *sorted(phone_v7), "--out", str(faint_w24),
+                           *BASE_V7_WIDENING,
+                           "--init", str(faint_v10 / BASE_MODEL_FILE)])
     stage2_recipe = ModelMeta.load(stage2 / META_FILE).recipe
     stage3_recipe = ModelMeta.load(stage3 / META_FILE).recipe
     # (trained as, shipped as, the recipe before its own run)
@@ -279,16 +292,17 @@ def main(argv: list[str] | None = None) -> int:
         (faint_v6 / MODEL_FILE, META_FILE, FAINT_MODEL_FILE,
          [stage2_recipe, *parts_v5_commands, stage3_recipe, *parts_v6_commands,
           ModelMeta.load(stage4 / META_FILE).recipe, *phone_v6_commands]),
-        (faint_v10 / BASE_MODEL_FILE, BASE_META_FILE, FAINT_BASE_MODEL_FILE,
+        (faint_w24 / BASE_MODEL_FILE, BASE_META_FILE, FAINT_BASE_MODEL_FILE,
          [ModelMeta.load(faint / BASE_META_FILE).recipe, *phone_v5_commands,
-          ModelMeta.load(tuned / BASE_META_FILE).recipe, *phone_v7_commands]),
+          ModelMeta.load(tuned / BASE_META_FILE).recipe, *phone_v7_commands,
+          ModelMeta.load(faint_v10 / BASE_META_FILE).recipe]),
     ]
     for onnx, meta_file, shipped, before in installs:
         meta = ModelMeta.load(onnx.parent / meta_file)
         meta.recipe = "; ".join([
             "scripts/reproduce_models.py, i.e.", *commands,
             f"stage 1: git show {STAGE1[0]}:{STAGE1[1]} > {stage1}", *parts_commands,
-            *(phone_commands if onnx.parent == faint_v10 else []), *before, meta.recipe])
+            *(phone_commands if onnx.parent == faint_w24 else []), *before, meta.recipe])
         shutil.copyfile(onnx, args.out / shipped)
         meta.save(args.out / shipped.replace(".onnx", ".json"))
     shutil.copyfile(stage4 / "cell_classifier.pt", args.out / "cell_classifier.pt")

@@ -440,6 +440,60 @@ def load_onnx_weights(model: nn.Module, path: Path) -> int:
     return len(kept)
 
 
+def onnx_width(path: Path) -> int:
+    """The width of a shipped reader's ONNX file: its first convolution's output channels."""
+    try:
+        graph = onnx.load(str(path)).graph
+    except (OSError, DecodeError) as exc:
+        raise SystemExit(f"{path}: not a readable ONNX file ({exc})") from None
+    weights = {t.name: t for t in graph.initializer}
+    first = next((node for node in graph.node if node.op_type == "Conv"), None)
+    if first is None:
+        raise SystemExit(f"{path}: no convolution in it (not one of rink's readers)")
+    return int(weights[first.input[1]].dims[0])
+
+
+def widen(narrow: nn.Module, wide: nn.Module, seed: int, noise: float = 1e-3) -> None:
+    """Give ``wide`` (the same network, more channels) the function of ``narrow``
+    (Net2WiderNet, Chen et al. 2016): each extra channel of a convolution copies one of the
+    narrow layer's channels, chosen at random, with its batch norm; the next layer's weights
+    on a channel copied k times are divided by k, so the wide network computes what the
+    narrow one did (up to ``noise``, relative to each layer's weight spread, added to the
+    copies to break their symmetry). Channels are matched in the order of ``features``;
+    the head's linear layer takes its flattened (channel, 3, 3) input the same way."""
+    rng = np.random.default_rng(seed)
+    small, big = list(narrow.features), list(wide.features)
+    mapping: np.ndarray | None = None  # wide channel -> narrow channel of the last layer
+    with torch.no_grad():
+        for i, (a, b) in enumerate(zip(small, big)):
+            if isinstance(a, nn.Conv2d):
+                weight = a.weight.detach().clone()
+                if mapping is not None:
+                    counts = np.bincount(mapping, minlength=weight.shape[1])
+                    weight = weight[:, mapping] / torch.from_numpy(
+                        counts[mapping]).float()[None, :, None, None]
+                n_out, m_out = a.out_channels, b.out_channels
+                out = np.concatenate([np.arange(n_out), rng.integers(0, n_out, m_out - n_out)])
+                weight = weight[out]
+                spread = float(weight.std())
+                extra = torch.from_numpy(rng.normal(0, noise * spread, weight[n_out:].shape))
+                weight[n_out:] += extra.float()
+                b.weight.copy_(weight)
+                norm_a, norm_b = small[i + 1], big[i + 1]
+                for name in ("weight", "bias", "running_mean", "running_var"):
+                    getattr(norm_b, name).copy_(getattr(norm_a, name)[out])
+                mapping = out
+        head_a = next(m for m in narrow.head if isinstance(m, nn.Linear))
+        head_b = next(m for m in wide.head if isinstance(m, nn.Linear))
+        channels = len(np.bincount(mapping))
+        places = head_a.in_features // channels
+        counts = torch.from_numpy(np.bincount(mapping)[mapping]).float()
+        weight = head_a.weight.reshape(head_a.out_features, channels, places)
+        head_b.weight.copy_((weight[:, mapping] / counts[None, :, None]).reshape(
+            head_b.weight.shape))
+        head_b.bias.copy_(head_a.bias)
+
+
 def freeze_norms(model: nn.Module) -> None:
     """Put every batch norm in eval mode: it keeps its statistics (those of the network it
     started from); its scale and shift still learn."""
@@ -547,7 +601,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--init", type=Path, default=None,
                         help="start from these weights instead of at random: a .pt state "
                              "dict, or a shipped .onnx file (load_onnx_weights; use "
-                             "--freeze-norms with it)")
+                             "--freeze-norms with it); an .onnx file of a narrower network "
+                             "is widened to --width first (widen)")
     parser.add_argument("--freeze-norms", action="store_true",
                         help="keep the batch norms' statistics as they start (fine-tuning)")
     parser.add_argument("--base-game", action="store_true",
@@ -598,7 +653,15 @@ def main(argv: list[str] | None = None) -> int:
              else CellNet(width=args.width, channels=channels))
     files = ((BASE_MODEL_FILE, BASE_META_FILE, "base_classifier.pt") if args.base_game
              else (MODEL_FILE, META_FILE, "cell_classifier.pt"))
-    if args.init:
+    if args.init and args.init.suffix == ".onnx" and onnx_width(args.init) < args.width:
+        narrow_width = onnx_width(args.init)
+        narrow = (BaseGameNet(width=narrow_width) if args.base_game
+                  else CellNet(width=narrow_width, channels=channels))
+        kept = load_onnx_weights(narrow, args.init)
+        widen(narrow, model, args.seed)
+        print(f"starting from {args.init} ({kept} tensors), widened from width "
+              f"{narrow_width} to {args.width}", flush=True)
+    elif args.init:
         kept = (load_onnx_weights(model, args.init) if args.init.suffix == ".onnx"
                 else load_matching(model, args.init))
         print(f"starting from {args.init} ({kept} tensors of the same shape)", flush=True)

@@ -263,10 +263,11 @@ def test_a_shipped_network_is_tuned_on_from_its_onnx_file(tmp_path):
 
     shipped = models_dir()
     rng = np.random.default_rng(5)
-    for name, model, channels in (
-            ("faint_base_classifier", train.BaseGameNet(width=16), 1),
-            ("faint_cell_classifier", train.CellNet(width=16, channels=2), 2)):
+    for name, make, channels in (
+            ("faint_base_classifier", train.BaseGameNet, 1),
+            ("faint_cell_classifier", lambda width: train.CellNet(width=width, channels=2), 2)):
         path = shipped / f"{name}.onnx"
+        model = make(width=train.onnx_width(path))
         assert train.load_onnx_weights(model, path) == 27
         model.eval()
         x = rng.normal(0, 1, (6, channels, 72, 72)).astype(np.float32)
@@ -290,6 +291,56 @@ def test_a_shipped_network_is_tuned_on_from_its_onnx_file(tmp_path):
     for path in (broken, tmp_path / "missing.onnx"):
         with pytest.raises(SystemExit, match=f"{path.name}: not a readable ONNX file"):
             train.load_onnx_weights(train.BaseGameNet(width=16), path)
+
+
+def test_a_narrow_network_widened_reads_as_before(tmp_path):
+    """--init with a narrower network's .onnx file widens it (Net2WiderNet): the wide network
+    starts out computing what the narrow one did, for both readers; a run from it trains and
+    exports a wider reader."""
+    import torch
+
+    train = load_script("train_classifier")
+    rng = np.random.default_rng(8)
+    for make, channels in ((train.BaseGameNet, 1),
+                           (lambda width: train.CellNet(width=width, channels=2), 2)):
+        narrow, wide, noisy = make(width=8), make(width=13), make(width=13)
+        with torch.no_grad():  # batch norms with statistics of their own, as a trained net's
+            for module in narrow.modules():
+                if isinstance(module, torch.nn.BatchNorm2d):
+                    module.running_mean.uniform_(-0.5, 0.5)
+                    module.running_var.uniform_(0.5, 2.0)
+                    module.weight.uniform_(0.5, 1.5)
+                    module.bias.uniform_(-0.2, 0.2)
+        train.widen(narrow, wide, seed=3, noise=0.0)
+        narrow.eval()
+        wide.eval()
+        x = torch.from_numpy(rng.normal(0, 1, (5, channels, 72, 72)).astype(np.float32))
+        with torch.no_grad():
+            for ours, theirs in zip(wide(x), narrow(x)):
+                np.testing.assert_allclose(ours.numpy(), theirs.numpy(), atol=1e-4)
+        # with the symmetry-breaking noise it reads almost, not exactly, the same
+        train.widen(narrow, noisy, seed=3)
+        noisy.eval()
+        with torch.no_grad():
+            moved = (noisy(x)[0] - narrow(x)[0]).abs().max().item()
+        assert 0 < moved < 0.05 * narrow(x)[0].abs().max().item()
+
+    generate = load_script("generate_dataset")
+    data = tmp_path / "data"
+    assert generate.main(["--n", "2", "--seed", "4700", "--out", str(data), "--workers", "1",
+                          "--part-size", "2", "--mp-min", "1", "--mp-max", "1.2"]) == 0
+    common = ["--data", str(data / "part000.npz"), "--epochs", "1", "--batch", "32",
+              "--val-fraction", "0.5", "--orienter-epochs", "0", "--base-game"]
+    assert train.main([*common, "--out", str(tmp_path / "narrow"), "--width", "8"]) == 0
+    narrow_file = tmp_path / "narrow" / "base_classifier.onnx"
+    assert train.onnx_width(narrow_file) == 8
+    assert train.main([*common, "--out", str(tmp_path / "wide"), "--width", "12",
+                       "--init", str(narrow_file), "--freeze-norms"]) == 0
+    assert train.onnx_width(tmp_path / "wide" / "base_classifier.onnx") == 12
+    meta = ModelMeta.load(tmp_path / "wide" / "base_classifier.json")
+    assert meta.notes == "BaseGameNet width 12"
+    reader = BaseGameClassifier.load(tmp_path / "wide")
+    assert reader.read(np.zeros((49, 72, 72), np.uint8)).shape == (49, 83)
 
 
 def test_bad_data_and_weights_paths_end_in_one_line_naming_them(tmp_path, capsys):
