@@ -10,9 +10,10 @@ import numpy as np
 import pytest
 
 from tests.project_scripts import load_script
+from vision.errors import BoardCut
 from vision.partial import find_cut_board
 from vision.recognizer import PhotoError, Recognizer
-from vision.render import render_photo, sample_grid
+from vision.render import PhotoOptions, render_photo, sample_grid
 
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_photos"
 CUT_FRACTION = 0.4  # of the board's width or height, cut away
@@ -109,3 +110,22 @@ def test_part_of_a_lattice_is_not_read_as_a_whole_board(recognizer, seed):
     image, _ = partial.cut_photo(photo.image, photo.corners, rng)
     with pytest.raises(PhotoError):
         recognizer.read(image)
+
+
+def test_a_hand_reaching_from_the_edge_onto_a_whole_board_is_no_cut_board(recognizer):
+    """Phone render 8850078 (tuning seeds of scripts/evaluate.py --conditions phone): a whole
+    board in pencil, a hand reaching onto it from the photo's right edge. The hand joins the
+    board's lines into one dark web that crosses the edge, a "cut piece"; but the lattice
+    was found well inside the photo with its lines stopping at its frame, so when its many
+    unsure spaces refuse it, the answer is no board to read, not a board to retake whole."""
+    seed = 8850078
+    rng = np.random.default_rng([seed, 99])
+    photo = render_photo(sample_grid(rng), seed=seed, options=PhotoOptions(conditions="phone"))
+    assert "hand" in photo.drawn
+    cut = find_cut_board(photo.image)
+    assert cut is not None and cut.edges == ["right"]
+    try:
+        recognizer.read(photo.image)
+    except PhotoError as error:
+        assert not isinstance(error, BoardCut), str(error)
+        assert "spaces could not be read" in str(error)

@@ -115,8 +115,10 @@ def accept_reading(photo: LoadedPhoto, decoded: Decoded, found: FoundBoard,
     if doubtful <= params.max_review_spaces:
         return []
     if not sure_board(found, photo, params):
+        # a lattice well inside the photo was already judged whole (accept_lattice): a
+        # "cut piece" near it is this board joined to a hand or arm reaching from the edge
         raise _not_found(photo, f"found a grid, but {doubtful} of 49 spaces could not be read",
-                         params)
+                         params, look_for_cut=not lies_inside(found, photo, params))
     return [(f"{doubtful} of 49 spaces could not be read surely (faint ink, dim light or "
              "things on the sheet?); check them, or retake the photo in better light")]
 
@@ -140,6 +142,12 @@ def sure_board(found: FoundBoard, photo: LoadedPhoto, params: AcceptanceParams) 
     well inside a photo not too small to read (``min_useful_side``)."""
     if not found_surely(found, params) or max(photo.original_size) < params.min_useful_side:
         return False
+    return lies_inside(found, photo, params)
+
+
+def lies_inside(found: FoundBoard, photo: LoadedPhoto, params: AcceptanceParams) -> bool:
+    """Whether the located lattice lies at least ``sure_board_inside_spaces`` spaces inside
+    each edge of the photo (a cut board's lattice, found as whole, runs up to the edge)."""
     corners = found.corners
     h, w = photo.image.shape[:2]
     space = space_side(corners)
@@ -209,9 +217,11 @@ def hand_corners(corners, photo: LoadedPhoto, params: AcceptanceParams) -> np.nd
     return (quad * photo.scale).astype(np.float32)
 
 
-def _not_found(photo: LoadedPhoto, detail: str, params: AcceptanceParams) -> PhotoError:
-    """The error for a found grid that cannot be read: a cut board, or no board."""
-    edges = cut_edges(photo.image, None, readable=False)
+def _not_found(photo: LoadedPhoto, detail: str, params: AcceptanceParams,
+               look_for_cut: bool = True) -> PhotoError:
+    """The error for a found grid that cannot be read: a cut board (when ``look_for_cut``
+    and a piece of lattice runs off the photo), or no board."""
+    edges = cut_edges(photo.image, None, readable=False) if look_for_cut else []
     if edges:
         return _too_small_or(photo, BoardCut(describe_cut(photo.name, edges), tuple(edges)),
                              params)
