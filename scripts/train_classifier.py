@@ -400,10 +400,7 @@ def load_onnx_weights(model: nn.Module, path: Path) -> int:
     matched by the module path the exporter names (``/features/features.3/Conv``,
     ``head.2.weight``; a ``net.`` prefix, the mark-head wrapper's, is dropped); the class
     matrix is rebuilt."""
-    try:
-        graph = onnx.load(str(path)).graph
-    except (OSError, DecodeError) as exc:
-        raise SystemExit(f"{path}: not a readable ONNX file ({exc})") from None
+    graph = _onnx_graph(path)
     weights = {t.name: torch.from_numpy(numpy_helper.to_array(t).copy())
                for t in graph.initializer}
     own = model.state_dict()
@@ -440,12 +437,17 @@ def load_onnx_weights(model: nn.Module, path: Path) -> int:
     return len(kept)
 
 
-def onnx_width(path: Path) -> int:
-    """The width of a shipped reader's ONNX file: its first convolution's output channels."""
+def _onnx_graph(path: Path) -> onnx.GraphProto:
+    """The graph of an ONNX file; a file that is not one ends the run with one line."""
     try:
-        graph = onnx.load(str(path)).graph
+        return onnx.load(str(path)).graph
     except (OSError, DecodeError) as exc:
         raise SystemExit(f"{path}: not a readable ONNX file ({exc})") from None
+
+
+def onnx_width(path: Path) -> int:
+    """The width of a shipped reader's ONNX file: its first convolution's output channels."""
+    graph = _onnx_graph(path)
     weights = {t.name: t for t in graph.initializer}
     first = next((node for node in graph.node if node.op_type == "Conv"), None)
     if first is None:
@@ -464,17 +466,20 @@ def widen(narrow: nn.Module, wide: nn.Module, seed: int, noise: float = 1e-3) ->
     rng = np.random.default_rng(seed)
     small, big = list(narrow.features), list(wide.features)
     mapping: np.ndarray | None = None  # wide channel -> narrow channel of the last layer
+
+    def copies(mapping: np.ndarray) -> torch.Tensor:
+        """For each wide channel, how many wide channels copy its narrow one."""
+        return torch.from_numpy(np.bincount(mapping)[mapping]).float()
+
     with torch.no_grad():
         for i, (a, b) in enumerate(zip(small, big)):
             if isinstance(a, nn.Conv2d):
-                weight = a.weight.detach().clone()
+                weight = a.weight
                 if mapping is not None:
-                    counts = np.bincount(mapping, minlength=weight.shape[1])
-                    weight = weight[:, mapping] / torch.from_numpy(
-                        counts[mapping]).float()[None, :, None, None]
+                    weight = weight[:, mapping] / copies(mapping)[None, :, None, None]
                 n_out, m_out = a.out_channels, b.out_channels
                 out = np.concatenate([np.arange(n_out), rng.integers(0, n_out, m_out - n_out)])
-                weight = weight[out]
+                weight = weight[out]  # a copy (indexed), free to add the noise to
                 spread = float(weight.std())
                 extra = torch.from_numpy(rng.normal(0, noise * spread, weight[n_out:].shape))
                 weight[n_out:] += extra.float()
@@ -485,11 +490,9 @@ def widen(narrow: nn.Module, wide: nn.Module, seed: int, noise: float = 1e-3) ->
                 mapping = out
         head_a = next(m for m in narrow.head if isinstance(m, nn.Linear))
         head_b = next(m for m in wide.head if isinstance(m, nn.Linear))
-        channels = len(np.bincount(mapping))
-        places = head_a.in_features // channels
-        counts = torch.from_numpy(np.bincount(mapping)[mapping]).float()
-        weight = head_a.weight.reshape(head_a.out_features, channels, places)
-        head_b.weight.copy_((weight[:, mapping] / counts[None, :, None]).reshape(
+        channels = n_out  # the last convolution's, flattened with their (3, 3) places
+        weight = head_a.weight.reshape(head_a.out_features, channels, -1)
+        head_b.weight.copy_((weight[:, mapping] / copies(mapping)[None, :, None]).reshape(
             head_b.weight.shape))
         head_b.bias.copy_(head_a.bias)
 
@@ -653,8 +656,9 @@ def main(argv: list[str] | None = None) -> int:
              else CellNet(width=args.width, channels=channels))
     files = ((BASE_MODEL_FILE, BASE_META_FILE, "base_classifier.pt") if args.base_game
              else (MODEL_FILE, META_FILE, "cell_classifier.pt"))
-    if args.init and args.init.suffix == ".onnx" and onnx_width(args.init) < args.width:
-        narrow_width = onnx_width(args.init)
+    narrow_width = (onnx_width(args.init) if args.init and args.init.suffix == ".onnx"
+                    else args.width)
+    if narrow_width < args.width:
         narrow = (BaseGameNet(width=narrow_width) if args.base_game
                   else CellNet(width=narrow_width, channels=channels))
         kept = load_onnx_weights(narrow, args.init)
