@@ -43,6 +43,14 @@ def _alive(pid: int) -> bool:
     return bool(fields) and fields[0] != "Z"
 
 
+def _as_from_a_terminal() -> None:
+    """In the child before rink starts: SIGINT at its default, as a shell's foreground job has
+    it. A job started in the background (``nohup ... &``) inherits SIGINT ignored, and a
+    program rightly keeps ignoring a signal its parent ignored, so without this the test
+    would depend on how the test run was launched."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 @pytest.fixture
 def night(tmp_path: Path) -> Path:
     for i in range(60):  # far more photos than two workers score before the signal comes
@@ -55,7 +63,7 @@ def night(tmp_path: Path) -> Path:
 def test_a_stopped_batch_takes_its_workers_with_it(night, how, code):
     process = subprocess.Popen([*_rink(), "score", str(night), "--jobs", "2"],
                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-                               start_new_session=True)
+                               start_new_session=True, preexec_fn=_as_from_a_terminal)
     workers: set[int] = set()
     try:
         deadline = time.monotonic() + 60
