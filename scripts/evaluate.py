@@ -101,6 +101,16 @@ def _probability_or_none(text: str) -> float | None:
     return value
 
 
+def _pixels_or_none(text: str) -> float | None:
+    """--small-space-px: a size in pixels, or 'none'."""
+    if text.strip().lower() == "none":
+        return None
+    value = float(text)
+    if value <= 0.0:
+        raise argparse.ArgumentTypeError(f"{text}: a size in pixels (above 0) or 'none'")
+    return value
+
+
 def _init(models: str, tta: str, ink_check: bool = True, unbend: bool = True,
           faint_above: float = ClassifyParams().faint_above, mark_check: bool = True,
           mark_threshold: float | None = None, covered_context: bool = True,
@@ -108,13 +118,14 @@ def _init(models: str, tta: str, ink_check: bool = True, unbend: bool = True,
           merge_sure: float | None = ClassifyParams().merge_sure,
           parts_sure: float | None = ClassifyParams().parts_sure,
           route_balance: bool = True, skin_test: bool = True,
-          faint_empty: bool = True) -> None:
+          faint_empty: bool = True,
+          small_space_px: float | None = ClassifyParams().small_space_px) -> None:
     global _recognizer
     cv2.setNumThreads(1)
     _recognizer = Recognizer.load(models, params=ReadParams(
         classify=replace(TTA_MODES[tta], faint_above=faint_above,
                          second_doubt_ratio=second_doubt_ratio, merge_sure=merge_sure,
-                         parts_sure=parts_sure),
+                         parts_sure=parts_sure, small_space_px=small_space_px),
         ink=InkCheckParams(enabled=ink_check, skin_test=skin_test),
         unbend=UnbendParams(enabled=unbend),
         marks=MarkParams(enabled=mark_check, threshold=mark_threshold),
@@ -469,6 +480,11 @@ def main(argv: list[str] | None = None) -> int:
                              "least this many times as much in doubt as the standard one "
                              "(inf: whatever its doubt; vision.classify.second_reading_kept), "
                              "with --merge-sure none")
+    parser.add_argument("--small-space-px", type=_pixels_or_none,
+                        default=ClassifyParams().small_space_px,
+                        help="a doubtful board whose spaces are smaller than this in the photo "
+                             "as decoded keeps its faint-ink reading whatever its doubt "
+                             "(ClassifyParams.small_space_px); 'none': the doubt alone decides")
     parser.add_argument("--merge-sure", type=_probability_or_none,
                         default=ClassifyParams().merge_sure,
                         help="merge a doubtful board's two readings when the second is not "
@@ -503,7 +519,7 @@ def main(argv: list[str] | None = None) -> int:
               args.faint_above, not args.no_mark_check, args.mark_threshold,
               not args.no_covered_context, args.second_doubt_ratio, args.merge_sure,
               args.parts_sure, not args.no_route_balance, not args.no_skin_test,
-              not args.no_faint_empty)
+              not args.no_faint_empty, args.small_space_px)
     with tempfile.TemporaryDirectory() as tmp:
         jobs = [(args.seed + i, args.megapixels, tmp, args.conditions, args.expansion)
                 for i in range(args.n)]

@@ -9,6 +9,7 @@ which is most of its gain for a fraction of the time.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -68,6 +69,14 @@ class ClassifyParams:
     doubtful_spaces: int = 3
     merge_sure: float | None = None
     second_doubt_ratio: float = 1.0
+    # A doubtful board whose spaces are smaller than small_space_px in the photo as decoded
+    # (vision.rectify.space_side of the lattice found) keeps the faint-ink readers' second
+    # reading whatever its doubt (when it keeps the first's water): so small, a railway's
+    # ties are a pixel or two, the standard readers (trained on clean renders) lose them and
+    # the two readers' doubts are no longer on one scale; the faint-ink readers learnt
+    # low-resolution phone photos. None: the doubt alone decides. Chosen on the tuning sets
+    # (docs/VISION.md, "Small spaces keep the faint-ink reading").
+    small_space_px: float | None = 40.0
     # On a board without water, the spaces the parts network's first reading is at least
     # parts_sure sure of keep that reading, and the base-game reader reads only the others
     # (None: it reads all 49). On the tuning sets 0.995 read 2 fewer spaces wrong of base
@@ -241,6 +250,17 @@ def second_reading_kept(first: np.ndarray, second: np.ndarray, classes: list[str
     if loses_water(first, second, classes):
         return False
     return doubt(second) < doubt_ratio * doubt(first)
+
+
+def second_doubt_ratio(space_px: float | None, params: ClassifyParams) -> float:
+    """How many times as much in doubt as the first reading a doubtful board's second reading
+    may be and still be kept (``second_reading_kept``): any (``math.inf``) on a board whose
+    spaces are smaller than ``params.small_space_px`` in the photo (``space_px``: None when
+    not known), else ``params.second_doubt_ratio``."""
+    if (space_px is not None and params.small_space_px is not None
+            and space_px < params.small_space_px):
+        return math.inf
+    return params.second_doubt_ratio
 
 
 def shows_water(probs: np.ndarray, classes: list[str]) -> bool:

@@ -50,6 +50,7 @@ from vision.classify import (
     doubtful,
     has_faint_ink,
     in_classes,
+    second_doubt_ratio,
     second_reading_kept,
     second_reading_spaces,
     shows_water,
@@ -71,6 +72,7 @@ from vision.rectify import (
     CanonicalBoard,
     board_region,
     canonical_to_image,
+    space_side,
     turn_canonical,
     warp_board,
     warp_board_mesh,
@@ -359,7 +361,7 @@ class Recognizer:
         with clock("orient"):
             upright = self.orient(straight)
         with clock("classify"):
-            classified = self.classify(upright.crops)
+            classified = self.classify(upright.crops, space_side(lattice.corners))
         with clock("decode"):
             decoded, balance = self.decode(classified.probs)
         probs = balance.probs
@@ -493,34 +495,39 @@ class Recognizer:
         points = region.to_photo(canonical_to_image(canonical, region.corners, self.board))
         return np.rot90(points, quarter_turns, axes=(0, 1))
 
-    def classify(self, crops: Darkness) -> Classified:
+    def classify(self, crops: Darkness, space_px: float | None = None) -> Classified:
         """(7, 7, n_classes) probabilities of the 49 crops, and which readers gave them.
 
         A board with faint ink is read by the faint-ink readers (``readers_for``); a board
         the standard readers read doubtfully (``vision.classify.doubtful``) is read by the
-        faint-ink readers too (``second_reading``).
+        faint-ink readers too (``second_reading``; ``space_px``: the size of its spaces in
+        the photo as decoded, None when not known).
         """
         readers = self.readers_for(crops.each)
         reading = self.read_with(readers, crops)
         name = FAINT_READERS if readers is self.faint else STANDARD_READERS
         if (self.faint is not None and readers is not self.faint
                 and doubtful(reading.probs, self.params.classify)):
-            reading, name = self.second_reading(reading, self.read_with(self.faint, crops))
+            reading, name = self.second_reading(reading, self.read_with(self.faint, crops),
+                                                space_px)
         marks = None if reading.marks is None else reading.marks.reshape(GRID, GRID)
         threshold = reading.mark_threshold
         if isinstance(threshold, np.ndarray):
             threshold = threshold.reshape(GRID, GRID)
         return Classified(reading.probs.reshape(GRID, GRID, -1), name, marks, threshold)
 
-    def second_reading(self, first: Reading, second: Reading) -> tuple[Reading, str]:
+    def second_reading(self, first: Reading, second: Reading, space_px: float | None = None
+                       ) -> tuple[Reading, str]:
         """What a doubtful board's two readings (the standard readers', the faint-ink
-        readers') give, and its name: the second whole when it is less in doubt and keeps
-        the first's water (``second_reading_kept``); else, with ``merge_sure`` set and
+        readers') give, and its name: the second whole when it is less in doubt (on a board
+        of small spaces, ``space_px`` px, whatever its doubt: ``second_doubt_ratio``) and
+        keeps the first's water (``second_reading_kept``); else, with ``merge_sure`` set and
         neither showing water, the two merged space by space (``second_reading_spaces``: the
         spaces the first is sure of keep it); else (by default, and on a board with water,
         on which the merge read worse) the first whole."""
         params, classes = self.params.classify, list(self.classifier.meta.classes)
-        if second_reading_kept(first.probs, second.probs, classes, params.second_doubt_ratio):
+        ratio = second_doubt_ratio(space_px, params)
+        if second_reading_kept(first.probs, second.probs, classes, ratio):
             return second, SECOND_READING_KEPT
         if (params.merge_sure is None or shows_water(first.probs, classes)
                 or shows_water(second.probs, classes)):
