@@ -47,6 +47,8 @@ def test_every_wrong_space_is_counted_once(evaluated, figures):
     for where, kinds in figures["unlisted_by_kind"].items():
         for kind, n in kinds.items():
             assert 0 <= n <= by_kind[where][kind]
+    # each board's spaces in the photo as the readers saw them (ClassifyParams.small_space_px)
+    assert all(float(r["space_px"]) > 10 for r in rows if r["found"] == "1")
     unlisted = sum(int(r["unflagged_wrong"]) for r in rows if r["found"] == "1")
     assert sum(n for where in figures["unlisted_by_kind"].values()
                for n in where.values()) == unlisted

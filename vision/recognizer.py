@@ -192,6 +192,9 @@ class PhotoReading:
     # None when the reading network has no mark head
     marks: np.ndarray | None = None
     ink: InkMeasures | None = None  # the ink check's measures (None: the check is off)
+    # the size of the board's spaces in the photo as decoded (px; what the readers saw,
+    # ClassifyParams.small_space_px); 0 when not measured
+    space_px: float = 0.0
 
     def grid_lines(self) -> list[str]:
         """The grid as 7 strings of space-separated tokens (board-spec 4.2)."""
@@ -360,8 +363,9 @@ class Recognizer:
                 straight = self.unbend(straight)
         with clock("orient"):
             upright = self.orient(straight)
+        space_px = space_side(lattice.corners)
         with clock("classify"):
-            classified = self.classify(upright.crops, space_side(lattice.corners))
+            classified = self.classify(upright.crops, space_px)
         with clock("decode"):
             decoded, balance = self.decode(classified.probs)
         probs = balance.probs
@@ -400,7 +404,7 @@ class Recognizer:
             + marks_warning(review, self.params.marks),
             expansions_seen=seen, space_corners=space_quads(upright.lattice / photo.scale),
             bend=straight.bend, readers=classified.readers, marks=classified.marks,
-            ink=measures)
+            ink=measures, space_px=space_px)
 
     def decode(self, probs: np.ndarray) -> tuple[Decoded, Balance]:
         """Tokens and review list from the classified probabilities, railways and highways
