@@ -35,10 +35,13 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from vision.space_parts import side_letters
+from evaluate import COVERED  # scripts/ is not a package: imported from its folder
 
-COVERED = 0.2  # as scripts/evaluate.py: a space this much hidden counts as covered
+from vision.route_balance import kind_surplus
+from vision.space_parts import same_space, side_letters
+
 KINDS = ("railway/highway swapped", "drawn read as empty", "empty read as drawn",
          "other shape")
 BIASES = np.linspace(-6.0, 6.0, 49)  # railway-minus-highway log weights tried per board
@@ -78,18 +81,12 @@ def side_shape(token: str) -> str:
     return side_letters(token).replace("R", "H")
 
 
-def railway_surplus(classes: list[str]) -> np.ndarray:
-    """(n_classes,) railway sides minus highway sides of each class."""
-    return np.array([side_letters(t).count("R") - side_letters(t).count("H") for t in classes],
-                    float)
-
-
 def best_bias_errors(probs: np.ndarray, truth: np.ndarray, clear: np.ndarray,
                      classes: list[str]) -> tuple[int, int]:
     """(clear spaces wrong at each space's best class, the fewest wrong over the weighings
     ``BIASES`` of railway against highway sides) for one board."""
     logp = np.log(np.clip(probs.reshape(49, -1), 1e-12, 1.0))
-    surplus = railway_surplus(classes)
+    surplus = kind_surplus(tuple(classes))  # railway sides minus highway sides of each class
     names = np.array(classes)
     wanted = truth.reshape(-1)[clear.reshape(-1)]
     wrong = [int((names[np.argmax(logp + b * surplus, axis=1)][clear.reshape(-1)]
@@ -104,26 +101,25 @@ def anatomy(saved: dict, rows: dict[int, dict[str, str]]) -> Anatomy:
     truth, read, review = saved["truth"], saved["read"], saved["review"]
     covered = saved["covered"][:, 0] >= COVERED  # the truth's coverage, not the measured
     classes = [str(c) for c in saved["classes"]]
-    wrong = truth != read
+    wrong = ~np.vectorize(same_space)(truth, read)  # as evaluate.py counts them
     by_kind: dict[str, Counter] = {"covered": Counter(), "clear": Counter()}
     unlisted: dict[str, Counter] = {"covered": Counter(), "clear": Counter()}
+    swaps = Counter()  # railway/highway swaps on clear spaces, by board
     for b, r, c in zip(*np.nonzero(wrong)):
         where = "covered" if covered[b, r, c] else "clear"
         kind = mistake(str(truth[b, r, c]), str(read[b, r, c]))
         by_kind[where][kind] += 1
         if review[b, r, c] == "":
             unlisted[where][kind] += 1
+        if where == "clear" and kind == KINDS[0]:
+            swaps[seeds[b]] += 1
     readers: dict[str, Counter] = defaultdict(Counter)
-    swaps = Counter()
     argmax_wrong = best_wrong = 0
     for b, seed in enumerate(seeds):
         group = readers[rows.get(seed, {}).get("readers", "?")]
         group["boards"] += 1
         group["wrong"] += int(wrong[b].sum())
         group["covered wrong"] += int((wrong[b] & covered[b]).sum())
-        swaps[seed] = sum(mistake(str(t), str(x)) == KINDS[0] for t, x, cv
-                          in zip(truth[b].ravel(), read[b].ravel(), covered[b].ravel())
-                          if t != x and not cv)
         first, best = best_bias_errors(saved["probs"][b], truth[b], ~covered[b], classes)
         argmax_wrong += first
         best_wrong += best
@@ -137,7 +133,7 @@ def anatomy(saved: dict, rows: dict[int, dict[str, str]]) -> Anatomy:
         unlisted_by_kind={w: {k: unlisted[w][k] for k in KINDS} for w in unlisted},
         by_readers={name: dict(c) for name, c in sorted(readers.items())},
         swaps_on_worst_boards=[(s, n, rows.get(s, {}).get("conditions", ""))
-                               for s, n in worst[:10] if n],
+                               for s, n in worst[:10]],
         swap_share_of_worst_tenth=(sum(n for _, n in worst) / total_swaps
                                    if total_swaps else 0.0),
         argmax_wrong_clear=argmax_wrong, best_bias_wrong_clear=best_wrong,

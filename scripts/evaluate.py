@@ -28,7 +28,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from multiprocessing import Pool
 from pathlib import Path
@@ -91,24 +91,25 @@ TTA_MODES = {"unsure": ClassifyParams(), "all": ClassifyParams(sure=None),
              "turns": ClassifyParams(mirror=False), "mirror-all": ClassifyParams(mirror_parts=True)}
 
 
-def _probability_or_none(text: str) -> float | None:
-    """--merge-sure, --parts-sure: a probability, or 'none'."""
+def _number_or_none(text: str, valid: Callable[[float], bool], what: str) -> float | None:
+    """A number that ``valid`` accepts, or None for 'none'; else an argparse error saying
+    ``what`` is wanted."""
     if text.strip().lower() == "none":
         return None
     value = float(text)
-    if not 0.0 <= value <= 1.0:
-        raise argparse.ArgumentTypeError(f"{text}: a probability (0..1) or 'none'")
+    if not valid(value):
+        raise argparse.ArgumentTypeError(f"{text}: {what} or 'none'")
     return value
+
+
+def _probability_or_none(text: str) -> float | None:
+    """--merge-sure, --parts-sure: a probability, or 'none'."""
+    return _number_or_none(text, lambda p: 0.0 <= p <= 1.0, "a probability (0..1)")
 
 
 def _pixels_or_none(text: str) -> float | None:
     """--small-space-px: a size in pixels, or 'none'."""
-    if text.strip().lower() == "none":
-        return None
-    value = float(text)
-    if value <= 0.0:
-        raise argparse.ArgumentTypeError(f"{text}: a size in pixels (above 0) or 'none'")
-    return value
+    return _number_or_none(text, lambda px: px > 0.0, "a size in pixels (above 0)")
 
 
 def _init(models: str, tta: str, ink_check: bool = True, unbend: bool = True,

@@ -75,7 +75,7 @@ def route_share(grid: list[list[str]], kind: str) -> tuple[float, int]:
 
 
 @lru_cache(maxsize=8)
-def _kind_surplus(classes: tuple[str, ...]) -> np.ndarray:
+def kind_surplus(classes: tuple[str, ...]) -> np.ndarray:
     """(n_classes,) railway sides minus highway sides of each class."""
     return np.array([side_letters(t).count("R") - side_letters(t).count("H") for t in classes],
                     dtype=np.float64)
@@ -107,7 +107,7 @@ def balance_routes(probs: np.ndarray, classes: list[str],
     kind, before = short_kind(first.grid, params)
     if kind is None:
         return Balance(probs, first)
-    surplus = _kind_surplus(tuple(classes)) * (1.0 if kind == "R" else -1.0)
+    surplus = kind_surplus(tuple(classes)) * (1.0 if kind == "R" else -1.0)
     for weight in params.weights:
         weighed = probs * (weight ** surplus)[None, None, :]
         weighed = (weighed / weighed.sum(axis=2, keepdims=True)).astype(probs.dtype)
