@@ -514,6 +514,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--write-meta", action="store_true",
                         help="record the figures in the model metadata (models/*.json)")
     args = parser.parse_args(argv)
+    if args.n < 1:
+        parser.error(f"--n {args.n}: at least 1 photo")
 
     start = time.time()
     args.csv.parent.mkdir(parents=True, exist_ok=True)

@@ -133,3 +133,13 @@ def test_boards_with_marks_report_how_the_marks_fared(tmp_path):
     kinds = list(saved["mark_kinds"])
     assert "tentacle" in kinds and saved["unread"].max() <= len(kinds)
     assert ((saved["marks"] >= 0) & (saved["marks"] <= 1)).all()
+
+
+def test_bad_arguments_end_in_one_line(capsys):
+    evaluate = load_script("evaluate")
+    for argv, said in ((["--n", "0"], "--n 0: at least 1 photo"),
+                       (["--small-space-px", "0"], "0: a size in pixels (above 0) or 'none'"),
+                       (["--merge-sure", "2"], "2: a probability (0..1) or 'none'")):
+        with pytest.raises(SystemExit):
+            evaluate.main(argv)
+        assert said in capsys.readouterr().err.strip().splitlines()[-1]
