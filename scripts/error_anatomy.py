@@ -193,7 +193,9 @@ def load(probs: Path, rows_csv: Path | None) -> tuple[dict, dict[int, dict[str, 
         try:
             with rows_csv.open(newline="") as f:
                 rows = {int(r["seed"]): r for r in csv.DictReader(f)}
-        except (OSError, KeyError, ValueError) as exc:
+        except KeyError:
+            raise SystemExit(f"{rows_csv}: not an evaluate.py CSV (no seed column)") from None
+        except (OSError, ValueError) as exc:
             raise SystemExit(f"{rows_csv}: not an evaluate.py CSV ({exc})") from None
     return saved, rows
 

@@ -97,3 +97,11 @@ def test_a_file_that_is_not_an_evaluation_says_so(tmp_path):
         anatomy.main(["--probs", str(other)])
     with pytest.raises(SystemExit, match=r"missing\.npz: no such file"):
         anatomy.main(["--probs", str(tmp_path / "missing.npz")])
+
+
+def test_a_csv_that_is_not_an_evaluation_says_so(evaluated, tmp_path):
+    anatomy = load_script("error_anatomy")
+    notes = tmp_path / "notes.csv"
+    notes.write_text("name,score\nanna,46\n")
+    with pytest.raises(SystemExit, match=r"notes\.csv: not an evaluate\.py CSV \(no seed col"):
+        anatomy.main(["--probs", str(evaluated / "probs.npz"), "--csv", str(notes)])
