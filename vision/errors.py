@@ -26,6 +26,10 @@ def joined_lines(text: str) -> str:
 class PhotoError(Exception):
     """A photo that cannot be read as a board; ``str()`` is one line naming the photo."""
 
+    # The lattice that was found and refused as no board ((4, 2) corners in the loaded
+    # image's pixels), when the refusal is of one: vision.rivals looks again without it.
+    lattice = None
+
     def __init__(self, message: str) -> None:
         super().__init__(joined_lines(message))
 

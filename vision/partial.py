@@ -22,9 +22,12 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.locate.candidates import dark_lines, threshold_block, working_image
+from vision.crops import darkest_channel
+from vision.locate.candidates import dark_lines, threshold_block, working_colour
 from vision.locate.extent import PHOTO_EDGES
+from vision.locate.params import SkinParams
 from vision.locate.search import LatticeFit
+from vision.locate.skin import from_the_edges, skin_mask
 from vision.rectify import space_side
 
 _MIN_EXTENT = 0.2  # a lattice piece spans at least this fraction of the photo one way
@@ -37,6 +40,7 @@ _STEADY = (0.8, 1.25)  # allowed change of spacing from one line to the next (pe
 # sides, is checked against the cut pieces. Held-out rendered boards: 1 in 485 was found
 # less surely than 0.5, 4 less surely than 0.7.
 UNSURE, SURE = 0.5, 0.7
+SKIN = SkinParams()  # skin-coloured blobs left out of the webs (``find_cut_board``)
 
 
 @dataclass
@@ -137,12 +141,21 @@ def _crossed_edges(lines: np.ndarray) -> list[str]:
     return crossed
 
 
-def find_cut_board(image: np.ndarray, webs: int = 4) -> CutBoard | None:
-    """A piece of board lattice running off the photo (BGR or grey image), or None."""
-    gray, scale = working_image(image)
+def find_cut_board(image: np.ndarray, webs: int = 4,
+                   skin: SkinParams | None = SKIN) -> CutBoard | None:
+    """A piece of board lattice running off the photo (BGR image), or None.
+
+    The skin-coloured blobs that reach the photo's edge (``skin``; vision.locate.skin) are
+    left out of the dark lines first: an arm reaching in onto a whole board would join the
+    board's lines into one web that crosses the edge."""
+    small, scale = working_colour(image)
+    gray = np.ascontiguousarray(darkest_channel(small))
     h, w = gray.shape
     size = max(h, w)
-    binary = dark_lines(gray, threshold_block(gray))
+    block = threshold_block(gray)
+    binary = dark_lines(gray, block)
+    if skin is not None and skin.enabled:
+        binary &= 1 - from_the_edges(skin_mask(small, block, skin))
     _, labels, stats, _ = cv2.connectedComponentsWithStats(binary, connectivity=8)
     largest = np.argsort(-stats[1:, cv2.CC_STAT_AREA])[:webs] + 1
     found: list[tuple[tuple[int, int], CutBoard]] = []

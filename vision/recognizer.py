@@ -14,9 +14,10 @@ cut into 49 crops), classify (one batched ONNX call), decode (tokens, neighbour 
 list), ink_check (vision.ink_check: ink read as empty and covered spaces added to the review
 list, tokens unchanged), covered (vision.covered: on a board that looks played, the spaces the
 ink check finds covered read again from what their neighbours show). When to refuse a photo
-and when to warn is vision.acceptance's policy; a photo refused is located once more on a
-finer working image (``finer_locate``: a small board in a large photo) before its refusal
-stands.
+and when to warn is vision.acceptance's policy. A photo whose lattice is refused as no board
+is searched again with that lattice painted over (vision.rivals: a blank grid sheet beside
+the board), and a photo still refused is located once more on a finer working image
+(``finer_locate``: a small board in a large photo) before its refusal stands.
 """
 
 from __future__ import annotations
@@ -78,6 +79,7 @@ from vision.rectify import (
     warp_board_mesh,
 )
 from vision.review import ReviewEntry
+from vision.rivals import RivalParams, blank_lattice
 from vision.route_balance import (
     Balance,
     RouteBalanceParams,
@@ -118,6 +120,7 @@ class ReadParams:
     marks: MarkParams = field(default_factory=MarkParams)
     covered: CoveredParams = field(default_factory=CoveredParams)
     faint_empty: FaintEmptyParams = field(default_factory=FaintEmptyParams)
+    rivals: RivalParams = field(default_factory=RivalParams)
 
 
 # Which readers' reading a board's is (Classified.readers, PhotoReading.readers)
@@ -318,9 +321,11 @@ class Recognizer:
 
         ``corners``: optional 4 (x, y) photo pixels of the lattice's outer corners, in any
         order; they replace locating, and the board's top is decided as for a found board.
-        A photo refused is located once more on a finer working image (``finer_locate``: a
-        small board in a large photo), and read if that finds a board the policy accepts and
-        was found and oriented beyond doubt (``second_search_kept``).
+        A photo whose lattice is refused as no board is searched again with that lattice
+        painted over (``rival_search``: a blank grid sheet or a noisy patch found instead of
+        the board). A photo still refused is located once more on a finer working image
+        (``finer_locate``: a small board in a large photo), and read if that finds a board
+        the policy accepts and was found and oriented beyond doubt (``second_search_kept``).
         Raises PhotoError (one line, naming the photo, the first search's reason) when no
         board can be read.
         """
@@ -329,11 +334,32 @@ class Recognizer:
             photo = load_source(source)
         try:
             return self.read_photo(photo, source, corners, self.params.locate, clock)
-        except PhotoError:
-            second = None if corners is not None else self.second_search(photo, source, clock)
-            if second is None:
+        except PhotoError as refusal:
+            if corners is not None:
+                raise
+            found = (self.rival_search(photo, source, refusal, clock)
+                     or self.second_search(photo, source, clock))
+            if found is None:
                 raise  # the first search's refusal
-            return second
+            return found
+
+    def rival_search(self, photo: LoadedPhoto, source: str | Path | np.ndarray,
+                     refusal: PhotoError, clock: StageClock) -> PhotoReading | None:
+        """A photo whose lattice was refused as no board, read with that lattice painted
+        over (vision.rivals), up to ``RivalParams.tries`` times; None when no rival is read
+        (or the refusal was of no lattice)."""
+        params = self.params.rivals
+        for _ in range(params.tries if params.enabled else 0):
+            if refusal.lattice is None:
+                return None
+            with clock("locate"):
+                photo = replace(photo, image=blank_lattice(photo.image, refusal.lattice,
+                                                           params))
+            try:
+                return self.read_photo(photo, source, None, self.params.locate, clock)
+            except PhotoError as again:
+                refusal = again
+        return None
 
     def second_search(self, photo: LoadedPhoto, source: str | Path | np.ndarray,
                       clock: StageClock) -> PhotoReading | None:
@@ -369,10 +395,14 @@ class Recognizer:
         with clock("decode"):
             decoded, balance = self.decode(classified.probs)
         probs = balance.probs
-        doubts = [] if lattice.given else accept_reading(photo, decoded, FoundBoard(
-            lattice.confidence, lattice.corners, upright.confidence,
-            None if straight.bend is None else straight.bend.lines_followed),
-            self.params.acceptance)
+        try:
+            doubts = [] if lattice.given else accept_reading(photo, decoded, FoundBoard(
+                lattice.confidence, lattice.corners, upright.confidence,
+                None if straight.bend is None else straight.bend.lines_followed),
+                self.params.acceptance)
+        except PhotoError as refusal:
+            refusal.lattice = lattice.corners  # a rival may be the board (vision.rivals)
+            raise
         measures = None
         if self.params.ink.enabled:  # its findings never refuse a photo
             with clock("ink_check"):

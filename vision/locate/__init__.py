@@ -5,6 +5,8 @@
    frame, the paper edge, panels. Until some guess is sure, more maps add candidates: a more
    sensitive threshold, then the map eroded (which parts a frame from what thin lines join
    it to).
+   Still unsure, a hand may lie over the frame, its outline joined to the frame's: the map
+   and its first erosions once more with the skin-coloured blobs left out (``skin``).
    When nothing is sure, something may lie across the frame (a hand, a pen): quadrilaterals
    of the frame's visible sides, straight stretches of outlines gathered into lines
    (``lines``), are searched apart.

@@ -10,7 +10,8 @@ import cv2
 import numpy as np
 
 from vision.crops import darkest_channel
-from vision.locate.params import CandidateParams
+from vision.locate.params import CandidateParams, SkinParams
+from vision.locate.skin import skin_mask
 
 DEFAULT = CandidateParams()
 
@@ -21,12 +22,19 @@ def working_image(image: np.ndarray, params: CandidateParams = DEFAULT
 
     The photo is shrunk before its darkest channel is taken: taking it first (a third of the
     shrinking's work) lost the lattice on some phone photos (docs/VISION.md, "Speed")."""
+    small, scale = working_colour(image, params)
+    return np.ascontiguousarray(darkest_channel(small)), scale
+
+
+def working_colour(image: np.ndarray, params: CandidateParams = DEFAULT
+                   ) -> tuple[np.ndarray, float]:
+    """The BGR photo shrunk to a long side <= ``work_side``, and its scale."""
     h, w = image.shape[:2]
     scale = min(1.0, params.work_side / max(h, w))
     interpolation = cv2.INTER_AREA if scale < 0.6 else cv2.INTER_LINEAR
     small = image if scale == 1.0 else cv2.resize(image, None, fx=scale, fy=scale,
                                                    interpolation=interpolation)
-    return np.ascontiguousarray(darkest_channel(small)), scale
+    return small, scale
 
 
 def threshold_block(gray: np.ndarray, params: CandidateParams = DEFAULT) -> int:
@@ -63,6 +71,21 @@ def candidate_maps(gray: np.ndarray, block: int, binary: np.ndarray,
     yield dark_lines(gray, block, params.sensitive_contrast, params)
     for size in params.erosions:
         yield cv2.erode(binary, np.ones((size, size), np.uint8))
+
+
+def skin_free_maps(binary: np.ndarray, colour: np.ndarray, block: int,
+                   params: CandidateParams, skin: SkinParams) -> Iterator[np.ndarray]:
+    """The usual map and its first two erosions with the skin-coloured blobs of ``colour``
+    (the working image in BGR, vision.locate.skin) left out: a hand over the frame joins
+    its outline to the frame's, and the frame's contour takes in the hand. Nothing when the
+    photo shows no skin."""
+    hand = skin_mask(colour, block, skin)
+    if not hand.any():
+        return
+    free = binary & (1 - hand)
+    yield free
+    for size in params.erosions[:2]:
+        yield cv2.erode(free, np.ones((size, size), np.uint8))
 
 
 def candidates(binary: np.ndarray, params: CandidateParams

@@ -64,6 +64,23 @@ class LineParams:
 
 
 @dataclass(frozen=True)
+class SkinParams:
+    """Skin-coloured blobs (``skin``): a hand's outline is left out of the last candidate
+    maps, tried only when no other gave a sure guess."""
+
+    enabled: bool = True
+    white_percentile: float = 97.0  # the photo's white: each channel's value at this ...
+    white_level: float = 235.0  # ... percentile is brought to this level
+    white_sample: int = 7  # (the percentile taken on every this-many-th pixel)
+    cr: tuple[int, int] = (138, 180)  # skin's chroma box (YCrCb, 8 bit) ...
+    cb: tuple[int, int] = (77, 127)
+    min_y: int = 25  # ... not in the darkest shadows
+    open_blocks: float = 0.6  # thinner than this (of the threshold block): no hand's part
+    min_area: float = 0.004  # of the working image: smaller blobs are not a hand
+    grow_blocks: float = 0.3  # the blobs grown by this, to take in the hand's outline
+
+
+@dataclass(frozen=True)
 class FitParams:
     """Combs, refinement, frame snapping, scoring and plausibility of lattice guesses."""
 
@@ -156,6 +173,7 @@ class LocateParams:
 
     candidates: CandidateParams = field(default_factory=CandidateParams)
     lines: LineParams = field(default_factory=LineParams)
+    skin: SkinParams = field(default_factory=SkinParams)
     fit: FitParams = field(default_factory=FitParams)
     extent: ExtentParams = field(default_factory=ExtentParams)
     exit_boxes: ExitBoxes = field(default_factory=ExitBoxes)

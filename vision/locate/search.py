@@ -12,12 +12,14 @@ from itertools import chain
 
 import numpy as np
 
+from vision.crops import darkest_channel
 from vision.locate.candidates import (
     candidate_maps,
     candidates,
     dark_lines,
+    skin_free_maps,
     threshold_block,
-    working_image,
+    working_colour,
 )
 from vision.locate.combs import comb_lattices
 from vision.locate.extent import lattice_runs_off, lattice_runs_on
@@ -95,14 +97,18 @@ def _locate_in(image: np.ndarray, min_side: float, params: LocateParams) -> Latt
     """One pass of the locator on ``image`` (reduced to the working size); photo pixels.
     Lattices with a side shorter than ``min_side`` (pixels of ``image``) are not considered.
 
-    When the usual candidates give no sure lattice, the quadrilaterals of the frame's
-    visible sides (``lines``: a hand or a pen lies across the frame) are searched apart, so
-    that their guesses do not crowd out the usual ones. Their lattice is kept if it scores
+    When the usual candidates give no sure lattice, the same maps with the skin-coloured
+    blobs left out (``skin_free_maps``: a hand's outline joined to the frame's) are searched
+    apart, so that their guesses do not crowd out the usual ones, and their lattice is kept
+    if it scores better. Still unsure, the quadrilaterals of the frame's
+    visible sides (``lines``: a hand or a pen lies across the frame) are searched apart too.
+    Their lattice is kept if it scores
     better than a doubtful usual one, or clearly better than one good enough to read (on
     bent paper the frame's sides are not straight, and the usual candidates follow them
     better)."""
     fit_params = params.fit
-    gray, scale = working_image(image, params.candidates)
+    small, scale = working_colour(image, params.candidates)
+    gray = np.ascontiguousarray(darkest_channel(small))
     min_side *= scale
     block = threshold_block(gray, params.candidates)
     binary = dark_lines(gray, block, params=params.candidates)
@@ -111,6 +117,14 @@ def _locate_in(image: np.ndarray, min_side: float, params: LocateParams) -> Latt
                                  for source in candidate_maps(gray, block, binary,
                                                               params.candidates))
     best = _search(groups, min_side, score)
+    if params.skin.enabled and (best is None or best.score < fit_params.sure_score):
+        # searched apart, so that their guesses do not crowd out the usual ones
+        freed = _search(chain.from_iterable(
+            candidates(source, params.candidates)
+            for source in skin_free_maps(binary, small, block, params.candidates,
+                                         params.skin)), min_side, score)
+        if freed is not None and (best is None or freed.score > best.score):
+            best = freed
     if params.lines.enabled and (best is None or best.score < fit_params.sure_score):
         sides = line_candidates(binary, min_side, params.candidates, params.lines)
         # the lattice fills most of such a quadrilateral (the frame's or the paper's): finer
