@@ -18,6 +18,7 @@ import pytest
 from rink.serve.app import Settings, create_app, photo_suffix
 from rink.serve.night import Night
 from rink.serve.reader import ReaderPool
+from tests.project_scripts import load_script
 from tests.serve_support import SAMPLES, rink_score_json, running_server
 
 starlette_testclient = pytest.importorskip("starlette.testclient")
@@ -153,6 +154,22 @@ def test_failures_are_told_in_words(tmp_path, pool):
     assert tiny_view["failure"]["title"] == "The photo is too small to read"
     assert text.status_code == 415 and "not a photo" in text.json()["error"]
     assert len(list((tmp_path / "boards").iterdir())) == 3  # the text was not stored
+
+
+def test_a_board_too_hard_to_read_is_told_as_found(tmp_path, pool):
+    """Tuning phone render 8850061 (faint pencil on bumpy paper, a hand and a die, 1.7 MP):
+    its board is found and its top told, but 28 of its spaces cannot be read surely. The
+    page says so (not "no board found"), with light tips; tapping the corners still reads it
+    (every doubtful space then listed)."""
+    photo, _ = load_script("evaluate").render_case(8850061, None, "phone", None)
+    data = cv2.imencode(".jpg", photo.image, [cv2.IMWRITE_JPEG_QUALITY, 92])[1].tobytes()
+    with client_for(tmp_path, pool) as client:
+        view = post_photo(client, data).json()
+    failure = view["failure"]
+    assert view["status"] == "failed" and failure["kind"] == "hard-to-read"
+    assert failure["title"] == "The board is too hard to read"
+    assert "28 of 49 spaces could not be read surely" in failure["detail"]
+    assert any("light" in tip for tip in failure["tips"]) and failure["corners"]
 
 
 def test_tapped_corners_read_the_board_again(tmp_path, pool, doubtful):

@@ -7,7 +7,7 @@ import pytest
 
 from vision.acceptance import AcceptanceParams, FoundBoard, accept_reading, sure_board
 from vision.decode import Decoded
-from vision.errors import BoardCut, NoBoardFound
+from vision.errors import BoardCut, BoardUnreadable, NoBoardFound
 from vision.image_io import LoadedPhoto
 from vision.recognizer import Recognizer
 from vision.render import PhotoOptions, render_photo, sample_grid
@@ -48,9 +48,12 @@ def test_a_few_doubtful_spaces_need_no_warning():
     (1.0, 1.0, INSIDE + [0, 200]),  # the lattice half a space from the photo's bottom edge
 ])
 def test_a_doubtful_board_with_many_doubtful_spaces_is_refused(fit, orientation, corners):
-    with pytest.raises(NoBoardFound, match="30 of 49 spaces could not be read"):
+    """Refused as a board too hard to read (its top was told), not as no board."""
+    with pytest.raises(BoardUnreadable, match="30 of 49 spaces could not be read") as refusal:
         accept_reading(_photo(), _decoded(30), FoundBoard(fit, corners, orientation, 16),
                        PARAMS)
+    assert isinstance(refusal.value, NoBoardFound) and refusal.value.doubtful == 30
+    assert str(refusal.value).startswith("the board in ") and "was found" in str(refusal.value)
 
 
 def test_a_sure_board_lies_a_space_inside_a_photo_big_enough_to_read():

@@ -11,7 +11,14 @@ from dataclasses import dataclass
 import numpy as np
 
 from vision.decode import Decoded
-from vision.errors import BadCorners, BoardCut, NoBoardFound, PhotoError, UnreadableImage
+from vision.errors import (
+    BadCorners,
+    BoardCut,
+    BoardUnreadable,
+    NoBoardFound,
+    PhotoError,
+    UnreadableImage,
+)
 from vision.image_io import LoadedPhoto
 from vision.locate import LatticeFit
 from vision.partial import cut_edges, describe_cut
@@ -99,8 +106,9 @@ def accept_reading(photo: LoadedPhoto, decoded: Decoded, found: FoundBoard,
                    params: AcceptanceParams) -> list[str]:
     """Refuse a located lattice whose spaces read as no board: no printed line of it can be
     followed and it was found or oriented with doubt (a grid-like texture, noise), no telling
-    its top and nothing (or little) readable drawn on it, or too many doubtful spaces
-    (unless it is a board beyond doubt, ``sure_board``). Otherwise the warnings its reading
+    its top and nothing (or little) readable drawn on it; a board with too many doubtful
+    spaces (BoardUnreadable, unless it is a board beyond doubt, ``sure_board``: then it is
+    read with a warning), or one cut by the photo's edge. Otherwise the warnings its reading
     comes with."""
     doubtful = len(decoded.review)
     blank = all(token == "." for row in decoded.grid for token in row)
@@ -115,10 +123,16 @@ def accept_reading(photo: LoadedPhoto, decoded: Decoded, found: FoundBoard,
     if doubtful <= params.max_review_spaces:
         return []
     if not sure_board(found, photo, params):
+        # its top was told (an unoriented one was refused above): a board, too hard to read
+        unreadable = BoardUnreadable(
+            f"the board in {photo.name} was found, but {doubtful} of 49 spaces could not be "
+            "read surely (faint ink, dim light or things on the sheet?); retake it in "
+            "brighter, even light with nothing on the sheet", doubtful)
         # a lattice well inside the photo was already judged whole (accept_lattice): a
         # "cut piece" near it is this board joined to a hand or arm reaching from the edge
-        raise _not_found(photo, f"found a grid, but {doubtful} of 49 spaces could not be read",
-                         params, look_for_cut=not lies_inside(found, photo, params))
+        if lies_inside(found, photo, params):
+            raise _too_small_or(photo, unreadable, params)
+        raise _not_found(photo, "", params, board=unreadable)
     return [(f"{doubtful} of 49 spaces could not be read surely (faint ink, dim light or "
              "things on the sheet?); check them, or retake the photo in better light")]
 
@@ -218,15 +232,16 @@ def hand_corners(corners, photo: LoadedPhoto, params: AcceptanceParams) -> np.nd
 
 
 def _not_found(photo: LoadedPhoto, detail: str, params: AcceptanceParams,
-               look_for_cut: bool = True) -> PhotoError:
-    """The error for a found grid that cannot be read: a cut board (when ``look_for_cut``
-    and a piece of lattice runs off the photo), or no board."""
-    edges = cut_edges(photo.image, None, readable=False) if look_for_cut else []
+               board: BoardUnreadable | None = None) -> PhotoError:
+    """The error for a found grid that cannot be read: a cut board (a piece of lattice runs
+    off the photo), else ``board`` when given (the grid is a board, too hard to read), else
+    no board."""
+    edges = cut_edges(photo.image, None, readable=False)
     if edges:
         return _too_small_or(photo, BoardCut(describe_cut(photo.name, edges), tuple(edges)),
                              params)
-    return _too_small_or(photo, NoBoardFound(f"no board found in {photo.name} ({detail})"),
-                         params)
+    return _too_small_or(photo, board or NoBoardFound(f"no board found in {photo.name} "
+                                                      f"({detail})"), params)
 
 
 def _too_small_or(photo: LoadedPhoto, error: PhotoError, params: AcceptanceParams

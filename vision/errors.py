@@ -43,6 +43,16 @@ class NoBoardFound(PhotoError):
     """The image decodes, but no Railroad Ink board can be found or read in it."""
 
 
+class BoardUnreadable(NoBoardFound):
+    """A board was found and its top told, but too many of its spaces could not be read
+    surely (faint ink, dim light, things on the sheet) to score it; ``doubtful`` says how
+    many. A retake in better light helps; giving the corners by hand does not."""
+
+    def __init__(self, message: str, doubtful: int = 0) -> None:
+        super().__init__(message)
+        self.doubtful = doubtful
+
+
 class BoardCut(PhotoError):
     """Only part of the board is in the photo; ``edges`` names the photo edges it runs past."""
 

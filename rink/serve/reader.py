@@ -100,7 +100,14 @@ def read_photo(photo: str, folder: str, corners: list | None = None) -> dict:
     """Read one stored photo (in a worker); never raises for a bad photo."""
     import numpy as np
 
-    from vision.errors import BadCorners, BoardCut, NoBoardFound, PhotoError, UnreadableImage
+    from vision.errors import (
+        BadCorners,
+        BoardCut,
+        BoardUnreadable,
+        NoBoardFound,
+        PhotoError,
+        UnreadableImage,
+    )
     from vision.image_io import load_photo
 
     out = Path(folder)
@@ -120,6 +127,8 @@ def read_photo(photo: str, folder: str, corners: list | None = None) -> dict:
         return dict(_failure("cut", str(error), image, error.edges), preview=preview)
     except BadCorners as error:
         return dict(_failure("bad-corners", str(error), image), preview=preview)
+    except BoardUnreadable as error:
+        return dict(_failure("hard-to-read", str(error), image), preview=preview)
     except NoBoardFound as error:
         return dict(_failure("no-board", str(error), image), preview=preview)
     except PhotoError as error:

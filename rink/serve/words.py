@@ -7,6 +7,7 @@ RETAKE_TIPS = [
     "Hold the phone above the board rather than at a steep angle.",
     "Light it evenly; tilt the board a little if a glossy card shows a glare band.",
 ]
+LIGHT_TIP = "Take it in brighter, even light: daylight or a lamp, no flash glare on the sheet."
 HINTS = {
     "dark": "The photo is very dark: turn on a light or move the board to a brighter spot.",
     "small": "The photo is small: take it with the phone's camera at its normal size, and "
@@ -49,6 +50,13 @@ def failure_words(failure: dict, reading: dict) -> dict:
         message = ("Tap the grid's outer corners in order: top-left, top-right, "
                    "bottom-right, bottom-left (the top is the side with the Special Routes).")
         tips = []
+    elif kind == "hard-to-read":
+        title = "The board is too hard to read"
+        message = ("rink found the board, but too many of its spaces could not be read "
+                   "surely: faint pencil, dim light, or something lying on the sheet.")
+        tips = hints + [LIGHT_TIP, "Move hands, pens and dice off the sheet.",
+                        "Hold the phone closer, so that the board fills most of the picture."]
+        # tapping the corners still reads it, every doubtful space listed to check
     elif kind == "no-board":
         title = "No board found in this photo"
         message = "rink could not find the 7 x 7 grid of a Railroad Ink board."
