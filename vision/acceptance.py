@@ -115,11 +115,11 @@ def accept_reading(photo: LoadedPhoto, decoded: Decoded, found: FoundBoard,
     unoriented = found.orientation_confidence < params.unoriented_below
     lineless = found.lines_followed is not None and found.lines_followed < params.min_lines_seen
     if lineless and not found_surely(found, params):
-        raise _not_found(photo, "found a grid-like pattern, but none of its lines is a "
-                                "printed board line", params)
+        raise _cut_or(photo, _no_board(photo, "found a grid-like pattern, but none of its "
+                                              "lines is a printed board line"), params)
     if unoriented and (blank or doubtful > params.max_review_unoriented):
-        raise _not_found(photo, "found a grid-like pattern, but no readable Exit marks or "
-                                "drawings", params)
+        raise _cut_or(photo, _no_board(photo, "found a grid-like pattern, but no readable "
+                                              "Exit marks or drawings"), params)
     if doubtful <= params.max_review_spaces:
         return []
     if not sure_board(found, photo, params):
@@ -132,7 +132,7 @@ def accept_reading(photo: LoadedPhoto, decoded: Decoded, found: FoundBoard,
         # "cut piece" near it is this board joined to a hand or arm reaching from the edge
         if lies_inside(found, photo, params):
             raise _too_small_or(photo, unreadable, params)
-        raise _not_found(photo, "", params, board=unreadable)
+        raise _cut_or(photo, unreadable, params)
     return [(f"{doubtful} of 49 spaces could not be read surely (faint ink, dim light or "
              "things on the sheet?); check them, or retake the photo in better light")]
 
@@ -231,17 +231,18 @@ def hand_corners(corners, photo: LoadedPhoto, params: AcceptanceParams) -> np.nd
     return (quad * photo.scale).astype(np.float32)
 
 
-def _not_found(photo: LoadedPhoto, detail: str, params: AcceptanceParams,
-               board: BoardUnreadable | None = None) -> PhotoError:
-    """The error for a found grid that cannot be read: a cut board (a piece of lattice runs
-    off the photo), else ``board`` when given (the grid is a board, too hard to read), else
-    no board."""
+def _no_board(photo: LoadedPhoto, detail: str) -> NoBoardFound:
+    """'no board found in photo.jpg (detail)'."""
+    return NoBoardFound(f"no board found in {photo.name} ({detail})")
+
+
+def _cut_or(photo: LoadedPhoto, refusal: PhotoError, params: AcceptanceParams) -> PhotoError:
+    """The error for a found grid that cannot be read: a cut board when a piece of lattice
+    runs off the photo, else ``refusal``."""
     edges = cut_edges(photo.image, None, readable=False)
     if edges:
-        return _too_small_or(photo, BoardCut(describe_cut(photo.name, edges), tuple(edges)),
-                             params)
-    return _too_small_or(photo, board or NoBoardFound(f"no board found in {photo.name} "
-                                                      f"({detail})"), params)
+        refusal = BoardCut(describe_cut(photo.name, edges), tuple(edges))
+    return _too_small_or(photo, refusal, params)
 
 
 def _too_small_or(photo: LoadedPhoto, error: PhotoError, params: AcceptanceParams

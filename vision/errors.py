@@ -46,7 +46,8 @@ class NoBoardFound(PhotoError):
 class BoardUnreadable(NoBoardFound):
     """A board was found and its top told, but too many of its spaces could not be read
     surely (faint ink, dim light, things on the sheet) to score it; ``doubtful`` says how
-    many. A retake in better light helps; giving the corners by hand does not."""
+    many. A retake in better light helps; corners given by hand read it anyway, every
+    doubtful space listed to check."""
 
     def __init__(self, message: str, doubtful: int = 0) -> None:
         super().__init__(message)

@@ -22,8 +22,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.crops import darkest_channel
-from vision.locate.candidates import dark_lines, threshold_block, working_colour
+from vision.locate.candidates import dark_lines, threshold_block, working_images
 from vision.locate.extent import PHOTO_EDGES
 from vision.locate.params import SkinParams
 from vision.locate.search import LatticeFit
@@ -148,8 +147,7 @@ def find_cut_board(image: np.ndarray, webs: int = 4,
     The skin-coloured blobs that reach the photo's edge (``skin``; vision.locate.skin) are
     left out of the dark lines first: an arm reaching in onto a whole board would join the
     board's lines into one web that crosses the edge."""
-    small, scale = working_colour(image)
-    gray = np.ascontiguousarray(darkest_channel(small))
+    small, gray, scale = working_images(image)
     h, w = gray.shape
     size = max(h, w)
     block = threshold_block(gray)

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from vision.locate.views import UNIT_LATTICE
 from vision.rectify import GRID
 
 
@@ -34,9 +35,7 @@ class RivalParams:
 def grown_quad(corners: np.ndarray, spaces: float) -> np.ndarray:
     """The lattice ``corners`` (4, 2; any consistent winding) grown by ``spaces`` spaces on
     every side, in perspective (each side moved along the lattice's own lines)."""
-    corners = np.asarray(corners, np.float32)
-    unit = np.float32([[0, 0], [GRID, 0], [GRID, GRID], [0, GRID]])
-    to_photo = cv2.getPerspectiveTransform(unit, corners)
+    to_photo = cv2.getPerspectiveTransform(UNIT_LATTICE, np.asarray(corners, np.float32))
     grown = np.float32([[-spaces, -spaces], [GRID + spaces, -spaces],
                         [GRID + spaces, GRID + spaces], [-spaces, GRID + spaces]])
     return cv2.perspectiveTransform(grown.reshape(-1, 1, 2), to_photo).reshape(4, 2)

@@ -16,25 +16,19 @@ from vision.locate.skin import skin_mask
 DEFAULT = CandidateParams()
 
 
-def working_image(image: np.ndarray, params: CandidateParams = DEFAULT
-                  ) -> tuple[np.ndarray, float]:
-    """Grayscale (darkest channel) image with long side <= ``work_side``, and its scale.
+def working_images(image: np.ndarray, params: CandidateParams = DEFAULT
+                   ) -> tuple[np.ndarray, np.ndarray, float]:
+    """The BGR photo shrunk to a long side <= ``work_side``, its darkest channel (the grey
+    image the locator works on), and the scale.
 
     The photo is shrunk before its darkest channel is taken: taking it first (a third of the
     shrinking's work) lost the lattice on some phone photos (docs/VISION.md, "Speed")."""
-    small, scale = working_colour(image, params)
-    return np.ascontiguousarray(darkest_channel(small)), scale
-
-
-def working_colour(image: np.ndarray, params: CandidateParams = DEFAULT
-                   ) -> tuple[np.ndarray, float]:
-    """The BGR photo shrunk to a long side <= ``work_side``, and its scale."""
     h, w = image.shape[:2]
     scale = min(1.0, params.work_side / max(h, w))
     interpolation = cv2.INTER_AREA if scale < 0.6 else cv2.INTER_LINEAR
     small = image if scale == 1.0 else cv2.resize(image, None, fx=scale, fy=scale,
                                                    interpolation=interpolation)
-    return small, scale
+    return small, np.ascontiguousarray(darkest_channel(small)), scale
 
 
 def threshold_block(gray: np.ndarray, params: CandidateParams = DEFAULT) -> int:

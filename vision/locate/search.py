@@ -12,14 +12,13 @@ from itertools import chain
 
 import numpy as np
 
-from vision.crops import darkest_channel
 from vision.locate.candidates import (
     candidate_maps,
     candidates,
     dark_lines,
     skin_free_maps,
     threshold_block,
-    working_colour,
+    working_images,
 )
 from vision.locate.combs import comb_lattices
 from vision.locate.extent import lattice_runs_off, lattice_runs_on
@@ -100,15 +99,13 @@ def _locate_in(image: np.ndarray, min_side: float, params: LocateParams) -> Latt
     When the usual candidates give no sure lattice, the same maps with the skin-coloured
     blobs left out (``skin_free_maps``: a hand's outline joined to the frame's) are searched
     apart, so that their guesses do not crowd out the usual ones, and their lattice is kept
-    if it scores better. Still unsure, the quadrilaterals of the frame's
-    visible sides (``lines``: a hand or a pen lies across the frame) are searched apart too.
-    Their lattice is kept if it scores
-    better than a doubtful usual one, or clearly better than one good enough to read (on
-    bent paper the frame's sides are not straight, and the usual candidates follow them
-    better)."""
+    if it scores better. Still unsure, the quadrilaterals of the frame's visible sides
+    (``lines``: a hand or a pen lies across the frame) are searched apart too; their lattice
+    is kept if it scores better than a doubtful usual one, or clearly better than one good
+    enough to read (on bent paper the frame's sides are not straight, and the usual
+    candidates follow them better)."""
     fit_params = params.fit
-    small, scale = working_colour(image, params.candidates)
-    gray = np.ascontiguousarray(darkest_channel(small))
+    small, gray, scale = working_images(image, params.candidates)
     min_side *= scale
     block = threshold_block(gray, params.candidates)
     binary = dark_lines(gray, block, params=params.candidates)
