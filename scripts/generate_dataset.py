@@ -11,7 +11,8 @@ never exact), and stored as flat-fielded ink darkness exactly as inference compu
 - ``wide``: (N, W, W) uint8, a small view with 2.5 spaces of margin (for the orienter);
 - ``blue``: (N, S, S) uint8, the board's ink blueness (vision.crops.ink_blueness; data version 6);
 - ``labels``: (N, 7, 7) class indices (vision.space_parts.CLASSES, matched by side kinds and
-  joins; -1 for tokens outside them and for spaces a hand, pen or die hides);
+  joins; -1 for tokens outside them and for spaces a hand, pen or die hides: at least
+  ``hidden`` of the space covered, ``--hidden``, 0.2 unless given);
 - ``marks``: (N, 7, 7) uint8, 1 where the space holds a mark rink does not read (an
   expansion's mark, a scribble, a correction: vision.render.unread; data version 7).
 
@@ -62,10 +63,12 @@ _INDEX = class_index(CLASSES)
 
 
 def make_sample(seed: int, mp_range: tuple[float, float], expansion: str | None = None,
-                conditions: str | None = None, each_channel: bool = True
+                conditions: str | None = None, each_channel: bool = True,
+                hidden: float = HIDDEN
                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """One rendered photo -> (board darkness, wide darkness, 7x7 labels, board blueness,
-    7x7 unread marks); ``each_channel`` as ``vision.crops.ink_darkness``."""
+    7x7 unread marks); ``each_channel`` as ``vision.crops.ink_darkness``; a space at least
+    ``hidden`` covered by a hand, pen or die is labelled -1 (not a sample)."""
     rng = np.random.default_rng([seed, 77])
     if expansion is None:
         grid, played = sample_grid(rng), ()
@@ -80,8 +83,8 @@ def make_sample(seed: int, mp_range: tuple[float, float], expansion: str | None 
     flat = warp_board(photo.image, corners, BOARD)
     wide = warp_board(photo.image, corners, WIDE_BOARD)
     labels = np.array([[class_of(tok, _INDEX) for tok in row] for row in photo.grid], np.int16)
-    for (r, c), hidden in (photo.covered or {}).items():
-        if hidden >= HIDDEN:
+    for (r, c), share in (photo.covered or {}).items():
+        if share >= hidden:
             labels[r, c] = -1
     marks = np.zeros((7, 7), np.uint8)
     for r, c, _ in photo.unread or []:
@@ -113,7 +116,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--darkest-channel", action="store_true",
                         help="cut the crops from the darkest channel, as data version 4 "
                              "(to make the data of the models trained on it again)")
+    parser.add_argument("--hidden", type=float, default=HIDDEN,
+                        help="a space at least this much covered by a hand, pen or die is "
+                             f"left out of training (label -1; default {HIDDEN}): above it "
+                             "the reader learns to read what shows of a partly covered space")
     args = parser.parse_args(argv)
+    if not 0 < args.hidden <= 1:
+        parser.error(f"--hidden {args.hidden}: a share of the space, above 0 and at most 1")
     each_channel = not args.darkest_channel
     version = DATA_VERSION if each_channel else DARKEST_CHANNEL_VERSION
 
@@ -131,7 +140,8 @@ def main(argv: list[str] | None = None) -> int:
                 continue
             seeds = range(args.seed + first, args.seed + min(first + args.part_size, args.n))
             results = mapper(_worker, [(s, (args.mp_min, args.mp_max), args.expansion,
-                                        args.conditions, each_channel) for s in seeds])
+                                        args.conditions, each_channel, args.hidden)
+                                       for s in seeds])
             boards, wide, labels, blue, marks = (np.stack(x) for x in zip(*results))
             # version 4 had neither blueness nor marks
             extra = {"blue": blue, "marks": marks} if each_channel else {}
@@ -140,7 +150,7 @@ def main(argv: list[str] | None = None) -> int:
                      pad_px=BOARD.pad_px, data_version=version,
                      renderer_version=RENDERER_VERSION,
                      seeds=np.array(list(seeds)), expansion=args.expansion or "",
-                     conditions=args.conditions or "")
+                     conditions=args.conditions or "", hidden=args.hidden)
             print(f"{path}: {len(seeds)} photos, {time.time() - start:.0f}s", flush=True)
     finally:
         if pool is not None:

@@ -44,9 +44,10 @@ This is the recipe that produced ``models/cell_classifier.*`` (the parts network
 11. The round-number reader (6 epochs on the step-1 boards, 10 minutes).
 12. The mark heads (issue 14: ink the reading does not explain, vision.marks): phone-condition
    boards of data version 7 with marks on every board (4,800 photos, profile phone_marked,
-   about 9 minutes), then a mark head on each shipped parts network (steps 9 and 10), its
-   features frozen so that its readings do not change, with 1,600 boards of steps 9 and 10
-   as more spaces without marks, 5 epochs (about 15 minutes each); the ONNX files are
+   about 9 minutes), then a mark head on each shipped parts network (steps 9 and 15), its
+   features frozen so that its readings do not change, with 1,600 boards of its own
+   training data (steps 9 and 10; step 15's for step 15's network) as more spaces without
+   marks, 5 epochs (about 15 minutes each); the ONNX files are
    exported again with the head's output beside the others.
 13. (Run after step 10, before the models are installed.) Phone-condition boards of data
    version 7 (3,600 photos, about 20 minutes, and 1,200 base-game boards in the renderer's
@@ -60,6 +61,15 @@ This is the recipe that produced ``models/cell_classifier.*`` (the parts network
 14. The board context tables (vision.board_context, read by vision.covered for spaces under a
    hand, pen or die): 2,000 games played with the real dice, counted (about 2 minutes):
    ``models/board_context.json``.
+15. (Run after step 10, before step 12's mark heads.) Base-game boards of data version 7,
+   2,400 in phone conditions and 2,400 in the renderer's own (about 14 minutes), and Deep
+   Blue boards, 2,400 in phone conditions and 1,200 in the renderer's own (about 11
+   minutes), the spaces a hand, pen or die covers by less than half labelled (the reader
+   learns to read what shows of them; ``--hidden 0.5``, except on the first 2,400); step
+   10's faint-ink parts network widened from 16 to 24 channels (train_classifier.widen)
+   and trained on them, 2 epochs (about 45 minutes alone), in
+   ``data/faint_parts_w24``: shipped as ``faint_cell_classifier.*`` with step 12's mark
+   head (docs/VISION.md, "A wider faint-ink parts network").
 
 Steps 1-6 cut their crops from the darkest channel (data version 4, ``--darkest-channel``),
 as they were made for the shipped models; steps 7-10, 12 and 13 cut version 5, 6 or 7, as
@@ -164,6 +174,18 @@ BASE_V7_TUNING = ["--epochs", "2", "--width", "16", "--orienter-epochs", "0", "-
 BASE_V7_WIDENING = ["--epochs", "4", "--max-minutes", "60", "--width", "24",
                     "--orienter-epochs", "0", "--threads", "2", "--seed", "20261211",
                     "--lr", "1e-3", "--base-game", "--freeze-norms"]
+# Base-game and Deep Blue boards of data version 7, in phone conditions and the renderer's
+# own, and step 10's faint-ink parts network widened from 16 to 24 channels and trained on them
+# (the v12 boards with the spaces that a hand, pen or die covers by less than half labelled,
+# so that the reader learns to read what shows of them: generate_dataset.py --hidden)
+PARTS_V7_DATASETS = [("v11_base", 1_186_000, 2_400, 5.0, None, None)]
+PARTS_V7_COVERED_DATASETS = [("v12_phone", 1_180_000, 2_400, 5.0, None, "phone"),
+                             ("v12_phone_water", 1_220_000, 2_400, 5.0, "mix", "phone"),
+                             ("v12_water", 1_226_000, 1_200, 5.0, "mix", None)]
+PARTLY_COVERED = 0.5
+FAINT_PARTS_WIDENING = ["--epochs", "2", "--max-minutes", "48", "--width", "24",
+                        "--orienter-epochs", "0", "--threads", "2", "--seed", "20261215",
+                        "--lr", "1e-3", "--blue", "--freeze-norms"]
 # Boards the round-number reader is measured on (never trained on): (folder, seed, photos,
 # smallest and largest photo in megapixels).
 HELDOUT = ("heldout_orient", 8_200_000, 400, 1.0, 12.0)
@@ -178,16 +200,22 @@ MARKED_DATASETS = [("v9_marked", 1_150_000, 1_600, 2.5, None, "phone_marked"),
 UNMARKED_PARTS = ("v8_base/part000.npz", "v8_base/part001.npz", "v8_base/part002.npz",
                   "v8_base/part003.npz", "v8_water/part000.npz", "v8_water/part001.npz",
                   "v8_water2/part000.npz", "v8_phone/part000.npz")
+# the faint-ink parts network's (step 15): boards of its own training data
+FAINT_UNMARKED_PARTS = ("v11_base/part000.npz", "v11_base/part001.npz", "v11_base/part002.npz",
+                        "v11_base/part003.npz", "v12_water/part000.npz",
+                        "v12_water/part001.npz", "v12_water/part002.npz",
+                        "v12_phone/part000.npz")
 MARK_TRAINING = ["--epochs", "5", "--threads", "2", "--seed", "20261209"]
 # The board context tables: games played with the real dice, counted
 CONTEXT_COUNTING = ["--games", "2000", "--seed", "555000000"]
 
 
-def make_data(root: Path, datasets: list[tuple], workers: int, each_channel: bool = False
-              ) -> tuple[list[str], list[str]]:
+def make_data(root: Path, datasets: list[tuple], workers: int, each_channel: bool = False,
+              hidden: float | None = None) -> tuple[list[str], list[str]]:
     """Render ``datasets`` ((folder, seed, photos, largest megapixels, --expansion,
     --conditions)) under ``root``: their part files and the commands that made them.
-    ``each_channel``: data version 5's crops, else version 4's (the darkest channel)."""
+    ``each_channel``: data version 5's crops, else version 4's (the darkest channel);
+    ``hidden``: generate_dataset.py's --hidden (None: its default)."""
     parts: list[str] = []
     commands: list[str] = []
     for folder, seed, n, mp_max, expansion, conditions in datasets:
@@ -197,6 +225,7 @@ def make_data(root: Path, datasets: list[tuple], workers: int, each_channel: boo
         data_args += ["--expansion", expansion] if expansion else []
         data_args += ["--conditions", conditions] if conditions else []
         data_args += [] if each_channel else ["--darkest-channel"]
+        data_args += [] if hidden is None else ["--hidden", str(hidden)]
         generate_dataset.main([*data_args, "--workers", str(workers)])
         commands.append("scripts/generate_dataset.py " + " ".join(data_args))
         parts += sorted(str(p) for p in out.glob("part*.npz"))
@@ -283,15 +312,27 @@ def main(argv: list[str] | None = None) -> int:
     train_classifier.main(["--data", *sorted(phone_v7), "--out", str(faint_w24),
                            *BASE_V7_WIDENING,
                            "--init", str(faint_v10 / BASE_MODEL_FILE)])
+    parts_v7, parts_v7_commands = make_data(args.data, PARTS_V7_DATASETS, args.workers,
+                                            each_channel=True)
+    covered_v7, covered_v7_commands = make_data(args.data, PARTS_V7_COVERED_DATASETS,
+                                                args.workers, each_channel=True,
+                                                hidden=PARTLY_COVERED)
+    parts_v7 += covered_v7
+    parts_v7_commands += covered_v7_commands
+    print(f"data version 7 (parts) ready after {time.time() - start:.0f}s", flush=True)
+    faint_parts_w24 = args.data / "faint_parts_w24"
+    train_classifier.main(["--data", *parts_v7, "--out", str(faint_parts_w24),
+                           *FAINT_PARTS_WIDENING, "--init", str(faint_v6 / MODEL_FILE)])
     stage2_recipe = ModelMeta.load(stage2 / META_FILE).recipe
     stage3_recipe = ModelMeta.load(stage3 / META_FILE).recipe
     # (trained as, shipped as, the recipe before its own run)
     installs = [
         (stage4 / MODEL_FILE, META_FILE, MODEL_FILE,
          [stage2_recipe, *parts_v5_commands, stage3_recipe, *parts_v6_commands]),
-        (faint_v6 / MODEL_FILE, META_FILE, FAINT_MODEL_FILE,
+        (faint_parts_w24 / MODEL_FILE, META_FILE, FAINT_MODEL_FILE,
          [stage2_recipe, *parts_v5_commands, stage3_recipe, *parts_v6_commands,
-          ModelMeta.load(stage4 / META_FILE).recipe, *phone_v6_commands]),
+          ModelMeta.load(stage4 / META_FILE).recipe, *phone_v6_commands,
+          ModelMeta.load(faint_v6 / META_FILE).recipe, *parts_v7_commands]),
         (faint_w24 / BASE_MODEL_FILE, BASE_META_FILE, FAINT_BASE_MODEL_FILE,
          [ModelMeta.load(faint / BASE_META_FILE).recipe, *phone_v5_commands,
           ModelMeta.load(tuned / BASE_META_FILE).recipe, *phone_v7_commands,
@@ -316,9 +357,11 @@ def main(argv: list[str] | None = None) -> int:
     numbers_meta.write_text(json.dumps(info, indent=1) + "\n")
     marked, _ = make_data(args.data, MARKED_DATASETS, args.workers, each_channel=True)
     print(f"data version 7 ready after {time.time() - start:.0f}s", flush=True)
-    unmarked = [str(args.data / part) for part in UNMARKED_PARTS]
-    for weights, stem in ((stage4 / "cell_classifier.pt", "cell_classifier"),
-                          (faint_v6 / "cell_classifier.pt", "faint_cell_classifier")):
+    for weights, stem, unmarked_parts in (
+            (stage4 / "cell_classifier.pt", "cell_classifier", UNMARKED_PARTS),
+            (faint_parts_w24 / "cell_classifier.pt", "faint_cell_classifier",
+             FAINT_UNMARKED_PARTS)):
+        unmarked = [str(args.data / part) for part in unmarked_parts]
         train_mark_head.main(["--init", str(weights), "--meta", str(args.out / f"{stem}.json"),
                               "--data", *marked, *unmarked, "--out", str(args.out),
                               "--name", stem, "--head-out",

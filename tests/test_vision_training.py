@@ -68,6 +68,43 @@ def test_deep_blue_and_phone_photos_are_labelled_by_their_parts(tmp_path):
     assert not water_classes & set(labels.ravel().tolist())
 
 
+def test_partly_covered_spaces_keep_their_label_below_hidden(tmp_path):
+    """--hidden: a space that a hand, pen or die covers by less than that share keeps its
+    label (the reader learns to read what shows of it); more covered ones stay -1, the
+    default (0.2) is as before, and the photos are the same either way."""
+    from vision.render import PhotoOptions, render_photo, sample_grid
+
+    generate = load_script("generate_dataset")
+    seed, common = 4404, ["--n", "1", "--workers", "1", "--part-size", "1", "--mp-min", "1",
+                          "--mp-max", "1.2", "--conditions", "phone"]
+    rng = np.random.default_rng([seed, 77])
+    grid = sample_grid(rng)
+    truth = render_photo(grid, seed=seed, megapixels=float(rng.uniform(1, 1.2)),
+                         options=PhotoOptions(conditions="phone")).covered
+    partly = {space for space, share in truth.items() if 0.2 <= share < 0.5}
+    mostly = {space for space, share in truth.items() if share >= 0.5}
+    assert partly and mostly  # this render has both (a hand over the bottom left)
+    read = {}
+    for hidden in (None, "0.5"):
+        out = tmp_path / str(hidden)
+        extra = [] if hidden is None else ["--hidden", hidden]
+        assert generate.main([*common, "--seed", str(seed), "--out", str(out), *extra]) == 0
+        read[hidden] = np.load(out / "part000.npz")
+    before, after = read[None], read["0.5"]
+    assert float(before["hidden"]) == 0.2 and float(after["hidden"]) == 0.5
+    np.testing.assert_array_equal(before["boards"], after["boards"])
+    for r, c in partly:
+        assert before["labels"][0, r, c] == -1 and after["labels"][0, r, c] >= 0
+    for r, c in mostly:
+        assert before["labels"][0, r, c] == after["labels"][0, r, c] == -1
+    changed = {tuple(int(i) for i in rc)
+               for rc in np.argwhere(before["labels"][0] != after["labels"][0])}
+    assert changed == partly
+    with pytest.raises(SystemExit):
+        generate.main([*common, "--seed", str(seed), "--out", str(tmp_path / "x"),
+                       "--hidden", "0"])
+
+
 def test_data_and_training_are_reproducible(tmp_path):
     """The same seeds give the same data bit for bit, and the same data the same model."""
     import torch
@@ -284,7 +321,7 @@ def test_a_shipped_network_is_tuned_on_from_its_onnx_file(tmp_path):
                        if isinstance(m, torch.nn.BatchNorm2d))
         assert again.shape == ours.shape
     with pytest.raises(SystemExit, match="not the same network"):
-        train.load_onnx_weights(train.CellNet(width=24, channels=2),
+        train.load_onnx_weights(train.CellNet(width=16, channels=2),  # it is 24 wide
                                 shipped / "faint_cell_classifier.onnx")
     broken = tmp_path / "broken.onnx"
     broken.write_text("not a network")
