@@ -89,7 +89,8 @@ def test_partly_covered_spaces_keep_their_label_below_hidden(tmp_path):
         out = tmp_path / str(hidden)
         extra = [] if hidden is None else ["--hidden", hidden]
         assert generate.main([*common, "--seed", str(seed), "--out", str(out), *extra]) == 0
-        read[hidden] = np.load(out / "part000.npz")
+        with np.load(out / "part000.npz") as data:
+            read[hidden] = {key: data[key] for key in ("hidden", "boards", "labels")}
     before, after = read[None], read["0.5"]
     assert float(before["hidden"]) == 0.2 and float(after["hidden"]) == 0.5
     np.testing.assert_array_equal(before["boards"], after["boards"])
