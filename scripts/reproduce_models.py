@@ -70,11 +70,17 @@ This is the recipe that produced ``models/cell_classifier.*`` (the parts network
    and trained on them, 2 epochs (about 45 minutes alone), in
    ``data/faint_parts_w24``: shipped as ``faint_cell_classifier.*`` with step 12's mark
    head (docs/VISION.md, "A wider faint-ink parts network").
+16. (Run after steps 13 and 15.) Step 13's faint-ink base-game reader tuned on step 15's
+   first 1,200 clean base-game boards and its 2,400 phone-condition ones (the spaces a
+   hand, pen or die covers by less than half labelled), batch norms frozen, 2 epochs at lr
+   5e-4 (about 14 minutes alone), in ``data/faint_base_covered``: shipped as
+   ``faint_base_classifier.*`` (issue 14, docs/VISION.md "The faint-ink base-game reader
+   trained on partly covered spaces").
 
 Steps 1-6 cut their crops from the darkest channel (data version 4, ``--darkest-channel``),
-as they were made for the shipped models; steps 7-10, 12 and 13 cut version 5, 6 or 7, as
-the reader cuts crops now for the networks trained on them (the same on white or grey
-paper).
+as they were made for the shipped models; steps 7-10, 12, 13, 15 and 16 cut version 5, 6
+or 7, as the reader cuts crops now for the networks trained on them (the same on white or
+grey paper).
 
 Everything follows from the seeds below, so a rerun gives the same data bit for bit and, on
 the same torch build and thread count, the same models. Steps already done are skipped (data
@@ -186,6 +192,12 @@ PARTLY_COVERED = 0.5
 FAINT_PARTS_WIDENING = ["--epochs", "2", "--max-minutes", "48", "--width", "24",
                         "--orienter-epochs", "0", "--threads", "2", "--seed", "20261215",
                         "--lr", "1e-3", "--blue", "--freeze-norms"]
+# Step 13's faint-ink base-game reader tuned on step 15's first 1,200 clean base-game boards
+# and its phone-condition base-game boards (spaces partly under a hand, pen or die labelled)
+COVERED_BASE_PARTS = 6  # the clean boards' parts (200 boards each) that go into step 16
+BASE_V7_COVERED_TUNING = ["--epochs", "2", "--width", "24", "--orienter-epochs", "0",
+                          "--threads", "2", "--seed", "20261216", "--lr", "5e-4",
+                          "--base-game", "--freeze-norms"]
 # Boards the round-number reader is measured on (never trained on): (folder, seed, photos,
 # smallest and largest photo in megapixels).
 HELDOUT = ("heldout_orient", 8_200_000, 400, 1.0, 12.0)
@@ -323,6 +335,12 @@ def main(argv: list[str] | None = None) -> int:
     faint_parts_w24 = args.data / "faint_parts_w24"
     train_classifier.main(["--data", *parts_v7, "--out", str(faint_parts_w24),
                            *FAINT_PARTS_WIDENING, "--init", str(faint_v6 / MODEL_FILE)])
+    faint_base_covered = args.data / "faint_base_covered"
+    clean_base = [p for p in parts_v7 if Path(p).parent.name == "v11_base"]
+    phone_base = [p for p in covered_v7 if Path(p).parent.name == "v12_phone"]
+    train_classifier.main(["--data", *clean_base[:COVERED_BASE_PARTS], *phone_base,
+                           "--out", str(faint_base_covered), *BASE_V7_COVERED_TUNING,
+                           "--init", str(faint_w24 / BASE_MODEL_FILE)])
     stage2_recipe = ModelMeta.load(stage2 / META_FILE).recipe
     stage3_recipe = ModelMeta.load(stage3 / META_FILE).recipe
     # (trained as, shipped as, the recipe before its own run)
@@ -333,17 +351,18 @@ def main(argv: list[str] | None = None) -> int:
          [stage2_recipe, *parts_v5_commands, stage3_recipe, *parts_v6_commands,
           ModelMeta.load(stage4 / META_FILE).recipe, *phone_v6_commands,
           ModelMeta.load(faint_v6 / META_FILE).recipe, *parts_v7_commands]),
-        (faint_w24 / BASE_MODEL_FILE, BASE_META_FILE, FAINT_BASE_MODEL_FILE,
+        (faint_base_covered / BASE_MODEL_FILE, BASE_META_FILE, FAINT_BASE_MODEL_FILE,
          [ModelMeta.load(faint / BASE_META_FILE).recipe, *phone_v5_commands,
           ModelMeta.load(tuned / BASE_META_FILE).recipe, *phone_v7_commands,
-          ModelMeta.load(faint_v10 / BASE_META_FILE).recipe]),
+          ModelMeta.load(faint_v10 / BASE_META_FILE).recipe,
+          ModelMeta.load(faint_w24 / BASE_META_FILE).recipe, *parts_v7_commands[:2]]),
     ]
     for onnx, meta_file, shipped, before in installs:
         meta = ModelMeta.load(onnx.parent / meta_file)
         meta.recipe = "; ".join([
             "scripts/reproduce_models.py, i.e.", *commands,
             f"stage 1: git show {STAGE1[0]}:{STAGE1[1]} > {stage1}", *parts_commands,
-            *(phone_commands if onnx.parent == faint_w24 else []), *before, meta.recipe])
+            *(phone_commands if onnx.parent == faint_base_covered else []), *before, meta.recipe])
         shutil.copyfile(onnx, args.out / shipped)
         meta.save(args.out / shipped.replace(".onnx", ".json"))
     shutil.copyfile(stage4 / "cell_classifier.pt", args.out / "cell_classifier.pt")
