@@ -116,6 +116,7 @@ def _init(models: str, tta: str, ink_check: bool = True, unbend: bool = True,
           faint_above: float = ClassifyParams().faint_above, mark_check: bool = True,
           mark_threshold: float | None = None, covered_context: bool = True,
           second_doubt_ratio: float = ClassifyParams().second_doubt_ratio,
+          dry_second_doubt_ratio: float = ClassifyParams().dry_second_doubt_ratio,
           merge_sure: float | None = ClassifyParams().merge_sure,
           parts_sure: float | None = ClassifyParams().parts_sure,
           route_balance: bool = True, skin_test: bool = True,
@@ -125,7 +126,8 @@ def _init(models: str, tta: str, ink_check: bool = True, unbend: bool = True,
     cv2.setNumThreads(1)
     _recognizer = Recognizer.load(models, params=ReadParams(
         classify=replace(TTA_MODES[tta], faint_above=faint_above,
-                         second_doubt_ratio=second_doubt_ratio, merge_sure=merge_sure,
+                         second_doubt_ratio=second_doubt_ratio,
+                         dry_second_doubt_ratio=dry_second_doubt_ratio, merge_sure=merge_sure,
                          parts_sure=parts_sure, small_space_px=small_space_px),
         ink=InkCheckParams(enabled=ink_check, skin_test=skin_test),
         unbend=UnbendParams(enabled=unbend),
@@ -481,7 +483,12 @@ def main(argv: list[str] | None = None) -> int:
                         help="a doubtful board's faint-ink reading is kept unless it is at "
                              "least this many times as much in doubt as the standard one "
                              "(inf: whatever its doubt; vision.classify.second_reading_kept), "
-                             "with --merge-sure none")
+                             "on a board whose first reading shows water, with --merge-sure "
+                             "none")
+    parser.add_argument("--dry-second-doubt-ratio", type=float,
+                        default=ClassifyParams().dry_second_doubt_ratio,
+                        help="the same on a board whose first reading shows no water "
+                             "(ClassifyParams.dry_second_doubt_ratio; measured at 1.5)")
     parser.add_argument("--small-space-px", type=_pixels_or_none,
                         default=ClassifyParams().small_space_px,
                         help="a doubtful board whose spaces are smaller than this in the photo "
@@ -521,9 +528,10 @@ def main(argv: list[str] | None = None) -> int:
     args.csv.parent.mkdir(parents=True, exist_ok=True)
     reader = (args.models, args.tta, not args.no_ink_check, not args.no_unbend,
               args.faint_above, not args.no_mark_check, args.mark_threshold,
-              not args.no_covered_context, args.second_doubt_ratio, args.merge_sure,
-              args.parts_sure, not args.no_route_balance, not args.no_skin_test,
-              not args.no_faint_empty, args.small_space_px)
+              not args.no_covered_context, args.second_doubt_ratio,
+              args.dry_second_doubt_ratio, args.merge_sure, args.parts_sure,
+              not args.no_route_balance, not args.no_skin_test, not args.no_faint_empty,
+              args.small_space_px)
     with tempfile.TemporaryDirectory() as tmp:
         jobs = [(args.seed + i, args.megapixels, tmp, args.conditions, args.expansion)
                 for i in range(args.n)]

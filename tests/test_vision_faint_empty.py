@@ -18,7 +18,10 @@ from vision.space_parts import same_space
 
 SAMPLE = "sample_photos/board_01.jpg"
 FAINT = 8850073  # dry-erase on bumpy paper, low resolution: five drawn spaces read as empty
-MISSED = {(4, 1), (5, 0)}  # ... two of them that nothing else lists
+# ... three of them that nothing else lists (two, (4, 1) and (5, 0), with the faint-ink
+# base-game reader of before 5 Dec 2026; the one trained on partly covered spaces reads
+# (3, 6) as empty too)
+MISSED = {(3, 6), (4, 1), (5, 0)}
 
 
 @pytest.fixture(scope="module")
@@ -81,6 +84,6 @@ def test_a_board_with_water_or_clear_ink_is_left_alone(recognizer, faint):
     # a higher route mass lists fewer spaces; none when no route is that likely
     few = faint_empty_review(reading.grid, reading.probs, classes, plain, True,
                              FaintEmptyParams(route_mass=0.08))
-    assert {(e.row, e.col) for e in few} - {(e.row, e.col) for e in plain} == {(4, 1)}
+    assert {(e.row, e.col) for e in few} - {(e.row, e.col) for e in plain} == {(3, 6)}
     assert faint_empty_review(reading.grid, reading.probs, classes, plain, True,
                               FaintEmptyParams(route_mass=1.01)) == plain

@@ -469,6 +469,42 @@ def test_a_board_of_small_spaces_keeps_its_faint_ink_reading(recognizer):
     assert second_doubt_ratio(small - 1, ClassifyParams(small_space_px=None)) == 1.0
 
 
+def test_a_doubtful_board_without_water_can_keep_a_somewhat_more_doubtful_faint_ink_reading(
+        recognizer):
+    """With ``dry_second_doubt_ratio`` 1.5 (measured in docs/VISION.md; the default is 1.0),
+    on a board whose first reading shows no water the faint-ink reading is kept while it is
+    less than 1.5 times as much in doubt (here 1.3 times); on a board whose first reading
+    shows water, only while it is less in doubt; far more in doubt, never. By default the
+    doubt rule is as before: less in doubt, or dropped."""
+    default = recognizer
+    recognizer = Recognizer(default.classifier, default.orienter, ReadParams(
+        classify=ClassifyParams(dry_second_doubt_ratio=1.5)), faint=default.faint)
+    classes = list(recognizer.classifier.meta.classes)
+    empty, straight, river = (classes.index(t) for t in (".", "H_H_", "W_W_"))
+
+    def reading(kind: int, p: float) -> Reading:
+        return Reading(_probs([(empty, 0.999)] * 45 + [(kind, p)] * 4, len(classes)), None,
+                       None)
+
+    params = recognizer.params.classify
+    assert 1.3 < params.dry_second_doubt_ratio and params.second_doubt_ratio < 1.3
+    # doubt 4 * 0.4 + 45 * 0.001 against 1.3 times it: 4 * (1 - p) = 1.3 * 1.645 - 0.045
+    p = 1 - (1.3 * (4 * 0.4 + 45 * 0.001) - 45 * 0.001) / 4
+    dry_first, dry_second = reading(straight, 0.6), reading(straight, p)
+    assert recognizer.second_reading(dry_first, dry_second, 120.0) == (
+        dry_second, "faint-ink, second reading")
+    wet_first, wet_second = reading(river, 0.6), reading(river, p)
+    assert recognizer.second_reading(wet_first, wet_second, 120.0) == (
+        wet_first, "standard, second reading dropped")
+    far = _second_readings(classes)["more_in_doubt"]
+    assert recognizer.second_reading(dry_first, far, 120.0) == (
+        dry_first, "standard, second reading dropped")
+    assert second_doubt_ratio(120.0, params, water=False) == params.dry_second_doubt_ratio
+    assert second_doubt_ratio(120.0, params, water=True) == params.second_doubt_ratio
+    assert default.second_reading(dry_first, dry_second, 120.0) == (
+        dry_first, "standard, second reading dropped")
+
+
 def test_a_small_board_in_a_low_resolution_photo_is_read_by_the_faint_ink_readers(
         recognizer, tmp_path):
     """Tuning render 8850203 (a marker drawing, a 1.8 MP photo, the board filling a third

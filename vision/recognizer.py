@@ -554,13 +554,14 @@ class Recognizer:
                        ) -> tuple[Reading, str]:
         """What a doubtful board's two readings (the standard readers', the faint-ink
         readers') give, and its name: the second whole when it is less in doubt (on a board
-        of small spaces, ``space_px`` px, whatever its doubt: ``second_doubt_ratio``) and
-        keeps the first's water (``second_reading_kept``); else, with ``merge_sure`` set and
+        without water, less than ``dry_second_doubt_ratio`` times as much; on a board of
+        small spaces, ``space_px`` px, whatever its doubt: ``second_doubt_ratio``) and keeps
+        the first's water (``second_reading_kept``); else, with ``merge_sure`` set and
         neither showing water, the two merged space by space (``second_reading_spaces``: the
         spaces the first is sure of keep it); else (by default, and on a board with water,
         on which the merge read worse) the first whole."""
         params, classes = self.params.classify, list(self.classifier.meta.classes)
-        ratio = second_doubt_ratio(space_px, params)
+        ratio = second_doubt_ratio(space_px, params, shows_water(first.probs, classes))
         if second_reading_kept(first.probs, second.probs, classes, ratio):
             return second, SECOND_READING_KEPT
         if (params.merge_sure is None or shows_water(first.probs, classes)
