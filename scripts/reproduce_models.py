@@ -324,21 +324,20 @@ def main(argv: list[str] | None = None) -> int:
     train_classifier.main(["--data", *sorted(phone_v7), "--out", str(faint_w24),
                            *BASE_V7_WIDENING,
                            "--init", str(faint_v10 / BASE_MODEL_FILE)])
-    parts_v7, parts_v7_commands = make_data(args.data, PARTS_V7_DATASETS, args.workers,
+    clean_v7, clean_v7_commands = make_data(args.data, PARTS_V7_DATASETS, args.workers,
                                             each_channel=True)
     covered_v7, covered_v7_commands = make_data(args.data, PARTS_V7_COVERED_DATASETS,
                                                 args.workers, each_channel=True,
                                                 hidden=PARTLY_COVERED)
-    parts_v7 += covered_v7
-    parts_v7_commands += covered_v7_commands
+    parts_v7 = clean_v7 + covered_v7
+    parts_v7_commands = clean_v7_commands + covered_v7_commands
     print(f"data version 7 (parts) ready after {time.time() - start:.0f}s", flush=True)
     faint_parts_w24 = args.data / "faint_parts_w24"
     train_classifier.main(["--data", *parts_v7, "--out", str(faint_parts_w24),
                            *FAINT_PARTS_WIDENING, "--init", str(faint_v6 / MODEL_FILE)])
     faint_base_covered = args.data / "faint_base_covered"
-    clean_base = [p for p in parts_v7 if Path(p).parent.name == "v11_base"]
     phone_base = [p for p in covered_v7 if Path(p).parent.name == "v12_phone"]
-    train_classifier.main(["--data", *clean_base[:COVERED_BASE_PARTS], *phone_base,
+    train_classifier.main(["--data", *clean_v7[:COVERED_BASE_PARTS], *phone_base,
                            "--out", str(faint_base_covered), *BASE_V7_COVERED_TUNING,
                            "--init", str(faint_w24 / BASE_MODEL_FILE)])
     stage2_recipe = ModelMeta.load(stage2 / META_FILE).recipe
@@ -355,7 +354,8 @@ def main(argv: list[str] | None = None) -> int:
          [ModelMeta.load(faint / BASE_META_FILE).recipe, *phone_v5_commands,
           ModelMeta.load(tuned / BASE_META_FILE).recipe, *phone_v7_commands,
           ModelMeta.load(faint_v10 / BASE_META_FILE).recipe,
-          ModelMeta.load(faint_w24 / BASE_META_FILE).recipe, *parts_v7_commands[:2]]),
+          ModelMeta.load(faint_w24 / BASE_META_FILE).recipe, *clean_v7_commands,
+          covered_v7_commands[0]]),  # v11_base's and v12_phone's
     ]
     for onnx, meta_file, shipped, before in installs:
         meta = ModelMeta.load(onnx.parent / meta_file)
