@@ -561,11 +561,11 @@ class Recognizer:
         spaces the first is sure of keep it); else (by default, and on a board with water,
         on which the merge read worse) the first whole."""
         params, classes = self.params.classify, list(self.classifier.meta.classes)
-        ratio = second_doubt_ratio(space_px, params, shows_water(first.probs, classes))
+        water = shows_water(first.probs, classes)
+        ratio = second_doubt_ratio(space_px, params, water)
         if second_reading_kept(first.probs, second.probs, classes, ratio):
             return second, SECOND_READING_KEPT
-        if (params.merge_sure is None or shows_water(first.probs, classes)
-                or shows_water(second.probs, classes)):
+        if params.merge_sure is None or water or shows_water(second.probs, classes):
             return first, SECOND_READING_DROPPED
         take = second_reading_spaces(first.probs, params.merge_sure)
         return first.merged(second, take), SECOND_READING_MERGED
