@@ -55,7 +55,7 @@ from vision.render.water_games import CHOICES, pick_expansions, water_board
 from vision.route_balance import RouteBalanceParams
 from vision.space_parts import same_space, side_letters, token_parts, turned_parts
 from vision.unbend import UnbendParams
-from vision.water_sighting import WATER_LETTERS
+from vision.water_sighting import WATER_LETTERS, WaterParams
 
 STAGES = ("load", "locate", "rectify", "unbend", "orient", "classify", "decode", "ink_check",
           "covered", "total")
@@ -96,7 +96,10 @@ def _number_or_none(text: str, valid: Callable[[float], bool], what: str) -> flo
     ``what`` is wanted."""
     if text.strip().lower() == "none":
         return None
-    value = float(text)
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text}: {what} or 'none'") from None
     if not valid(value):
         raise argparse.ArgumentTypeError(f"{text}: {what} or 'none'")
     return value
@@ -105,6 +108,13 @@ def _number_or_none(text: str, valid: Callable[[float], bool], what: str) -> flo
 def _probability_or_none(text: str) -> float | None:
     """--merge-sure, --parts-sure: a probability, or 'none'."""
     return _number_or_none(text, lambda p: 0.0 <= p <= 1.0, "a probability (0..1)")
+
+
+def _count_or_none(text: str) -> int | None:
+    """--faint-route-spaces: a count of spaces (1 or more), or 'none'."""
+    value = _number_or_none(text, lambda n: n >= 1 and float(n).is_integer(),
+                            "a whole number of spaces (1 or more)")
+    return None if value is None else int(value)
 
 
 def _pixels_or_none(text: str) -> float | None:
@@ -121,7 +131,9 @@ def _init(models: str, tta: str, ink_check: bool = True, unbend: bool = True,
           parts_sure: float | None = ClassifyParams().parts_sure,
           route_balance: bool = True, skin_test: bool = True,
           faint_empty: bool = True,
-          small_space_px: float | None = ClassifyParams().small_space_px) -> None:
+          small_space_px: float | None = ClassifyParams().small_space_px,
+          faint_route_spaces: int | None = WaterParams().faint_route_spaces,
+          faint_route_letters: str = WaterParams().faint_route_letters) -> None:
     global _recognizer
     cv2.setNumThreads(1)
     _recognizer = Recognizer.load(models, params=ReadParams(
@@ -134,7 +146,9 @@ def _init(models: str, tta: str, ink_check: bool = True, unbend: bool = True,
         marks=MarkParams(enabled=mark_check, threshold=mark_threshold),
         covered=CoveredParams(enabled=covered_context),
         route_balance=RouteBalanceParams(enabled=route_balance),
-        faint_empty=FaintEmptyParams(enabled=faint_empty)))
+        faint_empty=FaintEmptyParams(enabled=faint_empty),
+        water=WaterParams(faint_route_spaces=faint_route_spaces,
+                         faint_route_letters=faint_route_letters)))
 
 
 def evaluate_all(jobs: list[tuple], workers: int, reader: tuple) -> Iterator[dict]:
@@ -507,6 +521,17 @@ def main(argv: list[str] | None = None) -> int:
                              "least this sure of keep its reading and the base-game reader "
                              "reads only the others (ClassifyParams.parts_sure); 'none': it "
                              "reads all 49")
+    parser.add_argument("--faint-route-spaces", type=_count_or_none,
+                        default=WaterParams().faint_route_spaces,
+                        help="the faint-ink parts network, not the faint-ink base-game reader, "
+                             "reads a board on which this many spaces read one kind of water "
+                             "(--faint-route-letters), one of them surely "
+                             "(WaterParams.faint_route_spaces); 'none': only a space read as "
+                             "water at least WaterParams.route_sure surely")
+    parser.add_argument("--faint-route-letters", choices=["L", "W", "WL"],
+                        default=WaterParams().faint_route_letters,
+                        help="the kinds of water --faint-route-spaces counts: L lakes "
+                             "(default), W rivers, WL both")
     parser.add_argument("--no-route-balance", action="store_true",
                         help="decode without weighing railways and highways again on a board "
                              "that reads far too few of one kind (vision.route_balance), for "
@@ -531,7 +556,8 @@ def main(argv: list[str] | None = None) -> int:
               not args.no_covered_context, args.second_doubt_ratio,
               args.dry_second_doubt_ratio, args.merge_sure, args.parts_sure,
               not args.no_route_balance, not args.no_skin_test, not args.no_faint_empty,
-              args.small_space_px)
+              args.small_space_px, args.faint_route_spaces,
+              args.faint_route_letters)
     with tempfile.TemporaryDirectory() as tmp:
         jobs = [(args.seed + i, args.megapixels, tmp, args.conditions, args.expansion)
                 for i in range(args.n)]

@@ -139,7 +139,11 @@ def test_bad_arguments_end_in_one_line(capsys):
     evaluate = load_script("evaluate")
     for argv, said in ((["--n", "0"], "--n 0: at least 1 photo"),
                        (["--small-space-px", "0"], "0: a size in pixels (above 0) or 'none'"),
-                       (["--merge-sure", "2"], "2: a probability (0..1) or 'none'")):
+                       (["--merge-sure", "2"], "2: a probability (0..1) or 'none'"),
+                       (["--parts-sure", "sure"], "sure: a probability (0..1) or 'none'"),
+                       (["--faint-route-spaces", "1.5"],
+                        "1.5: a whole number of spaces (1 or more) or 'none'"),
+                       (["--faint-route-letters", "X"], "invalid choice: 'X'")):
         with pytest.raises(SystemExit):
             evaluate.main(argv)
         assert said in capsys.readouterr().err.strip().splitlines()[-1]

@@ -532,15 +532,18 @@ class Recognizer:
     def classify(self, crops: Darkness, space_px: float | None = None) -> Classified:
         """(7, 7, n_classes) probabilities of the 49 crops, and which readers gave them.
 
-        A board with faint ink is read by the faint-ink readers (``readers_for``); a board
-        the standard readers read doubtfully (``vision.classify.doubtful``) is read by the
-        faint-ink readers too (``second_reading``; ``space_px``: the size of its spaces in
-        the photo as decoded, None when not known).
+        A board with faint ink is read by the faint-ink readers (``readers_for``; their
+        parts network reads it on less sure lakes, ``WaterParams.faint_route_spaces``); a
+        board the standard readers read doubtfully (``vision.classify.doubtful``) is read
+        by the faint-ink readers too (``second_reading``; ``space_px``: the size of its
+        spaces in the photo as decoded, None when not known).
         """
         readers = self.readers_for(crops.each)
-        reading = self.read_with(readers, crops)
-        name = FAINT_READERS if readers is self.faint else STANDARD_READERS
-        if (self.faint is not None and readers is not self.faint
+        faint = readers is self.faint
+        reading = self.read_with(readers, crops,
+                                 self.params.water.faint_route_spaces if faint else None)
+        name = FAINT_READERS if faint else STANDARD_READERS
+        if (self.faint is not None and not faint
                 and doubtful(reading.probs, self.params.classify)):
             reading, name = self.second_reading(reading, self.read_with(self.faint, crops),
                                                 space_px)
@@ -570,24 +573,30 @@ class Recognizer:
         take = second_reading_spaces(first.probs, params.merge_sure)
         return first.merged(second, take), SECOND_READING_MERGED
 
-    def read_with(self, readers: Readers, crops: Darkness) -> Reading:
+    def read_with(self, readers: Readers, crops: Darkness, water_spaces: int | None = None
+                  ) -> Reading:
         """The 49 crops read by ``readers``: (49, n_classes) probabilities, and the parts
         network's mark head (vision.marks) from its first reading.
 
-        The parts network reads every board once; a board on which it reads no water is read
-        by the base-game reader (when there is one), whose probabilities are given over the
-        same classes (water classes zero), except the spaces the parts network is at least
-        ``ClassifyParams.parts_sure`` sure of, which keep its reading (water at most 1 -
-        parts_sure); a board with water is read by the parts network,
-        turned copies for the spaces it is unsure of. Each network gets its crops cut as its
-        training data was (``ModelMeta.ink_channels``).
+        The parts network reads every board once; a board on which it reads no water
+        (``vision.water_sighting.reads_water``: a space read as water at least
+        ``WaterParams.route_sure`` surely, or ``water_spaces`` spaces read with a lake, one
+        of them surely: ``WaterParams.faint_route_spaces`` when the faint-ink readers read
+        a board of faint ink) is read by the base-game reader (when there is one), whose
+        probabilities are given over the same classes (water classes zero), except the
+        spaces the parts network is at least ``ClassifyParams.parts_sure`` sure of, which
+        keep its reading (water at most 1 - parts_sure); a board with water is read by the
+        parts network, turned copies for the spaces it is unsure of. Each network gets its
+        crops cut as its training data was (``ModelMeta.ink_channels``).
         """
         tta = self.params.classify
         parts = crops.by(readers.parts.meta.ink_channels)
         first, marks = readers.parts.first_reading(parts)
         threshold = readers.parts.mark_threshold
         classes = list(readers.parts.meta.classes)
-        if readers.base is not None and not reads_water(first, classes, self.params.water):
+        water = self.params.water
+        if readers.base is not None and not reads_water(
+                first, classes, water, spaces=water_spaces, letters=water.faint_route_letters):
             unsure = None if tta.parts_sure is None else np.flatnonzero(
                 first.max(axis=1) < tta.parts_sure)
             base = in_classes(readers.base.read(crops.by(readers.base.meta.ink_channels),

@@ -45,6 +45,18 @@ class WaterParams:
     # the parts network, not the base-game reader, reads a board on which at least one
     # space's best class has water at least this surely (vision.recognizer classify)
     route_sure: float = 0.99
+    # ... or, on a board of faint ink that the faint-ink readers read first, at least
+    # faint_route_spaces spaces' best classes have a lake side, one of them at least
+    # ``sure`` surely: the evidence sight_water asks of a board. The faint-ink parts network
+    # reads the lakes of a pale or dim photo less surely than 0.99, and the faint-ink
+    # base-game reader, which reads no water, then read all of them away. Rivers are left to
+    # route_sure: the same rule for rivers read a faint double-line highway as a river on
+    # held-out phone photos of base boards (4 boards of 500, 25 spaces). Nor does the rule
+    # hold for the standard parts network, which reads false lakes as surely on phone photos
+    # of base boards, nor for a doubtful board's second reading (docs/VISION.md, "Lakes read
+    # by the faint-ink parts network on less sure evidence"). None: route_sure alone.
+    faint_route_spaces: int | None = 2
+    faint_route_letters: str = "L"  # the kinds of water that rule counts (W, L)
 
 
 @dataclass(frozen=True)
@@ -68,20 +80,36 @@ def water_mask(classes: list[str]) -> np.ndarray:
 
 @lru_cache(maxsize=8)
 def _water_mask(classes: tuple[str, ...]) -> np.ndarray:
-    mask = np.array([any(letter in side_letters(t) for letter in WATER_LETTERS)
-                     for t in classes])
+    mask = np.logical_or.reduce([_letter_mask(classes, letter) for letter in WATER_LETTERS])
     mask.flags.writeable = False
     return mask
 
 
-def reads_water(probs: np.ndarray, classes: list[str], params: WaterParams = WaterParams()
-                ) -> bool:
-    """Whether any space's best class, in (..., n_classes) probabilities, has a river or
-    lake side at least ``params.route_sure`` surely."""
-    water = water_mask(classes)
+@lru_cache(maxsize=16)
+def _letter_mask(classes: tuple[str, ...], letter: str) -> np.ndarray:
+    """(n_classes,) bool, read-only: which classes have a side of ``letter`` (W or L)."""
+    mask = np.array([letter in side_letters(t) for t in classes])
+    mask.flags.writeable = False
+    return mask
+
+
+def reads_water(probs: np.ndarray, classes: list[str], params: WaterParams = WaterParams(),
+                spaces: int | None = None, letters: str = "") -> bool:
+    """Whether (..., n_classes) probabilities read water: some space's best class has a river
+    or lake side at least ``params.route_sure`` surely, or (``spaces``, a number; None: not
+    asked) that many spaces' best classes have a side of one of ``letters`` (W, L), one of
+    them at least ``params.sure`` surely."""
     flat = probs.reshape(-1, probs.shape[-1])
-    best = flat.argmax(axis=1)
-    return bool((water[best] & (flat.max(axis=1) >= params.route_sure)).any())
+    best, sureness = flat.argmax(axis=1), flat.max(axis=1)
+    if (water_mask(classes)[best] & (sureness >= params.route_sure)).any():
+        return True
+    if spaces is None:
+        return False
+    for letter in letters:
+        kind = _letter_mask(tuple(classes), letter)[best]
+        if kind.sum() >= spaces and sureness[kind].max() >= params.sure:
+            return True
+    return False
 
 
 def _spaces_with(grid: list[list[str]], letter: str) -> list[tuple[int, int]]:
