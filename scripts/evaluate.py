@@ -117,6 +117,13 @@ def _count_or_none(text: str) -> int | None:
     return None if value is None else int(value)
 
 
+def _joins(text: str) -> int:
+    """--faint-route-river-joins: a count of joins (0 or more)."""
+    if not text.strip().isdigit():
+        raise argparse.ArgumentTypeError(f"{text}: a whole number of joins (0 or more)")
+    return int(text)
+
+
 def _pixels_or_none(text: str) -> float | None:
     """--small-space-px: a size in pixels, or 'none'."""
     return _number_or_none(text, lambda px: px > 0.0, "a size in pixels (above 0)")
@@ -133,7 +140,8 @@ def _init(models: str, tta: str, ink_check: bool = True, unbend: bool = True,
           faint_empty: bool = True,
           small_space_px: float | None = ClassifyParams().small_space_px,
           faint_route_spaces: int | None = WaterParams().faint_route_spaces,
-          faint_route_letters: str = WaterParams().faint_route_letters) -> None:
+          faint_route_letters: str = WaterParams().faint_route_letters,
+          faint_route_river_joins: int = WaterParams().faint_route_river_joins) -> None:
     global _recognizer
     cv2.setNumThreads(1)
     _recognizer = Recognizer.load(models, params=ReadParams(
@@ -148,7 +156,8 @@ def _init(models: str, tta: str, ink_check: bool = True, unbend: bool = True,
         route_balance=RouteBalanceParams(enabled=route_balance),
         faint_empty=FaintEmptyParams(enabled=faint_empty),
         water=WaterParams(faint_route_spaces=faint_route_spaces,
-                         faint_route_letters=faint_route_letters)))
+                          faint_route_letters=faint_route_letters,
+                          faint_route_river_joins=faint_route_river_joins)))
 
 
 def evaluate_all(jobs: list[tuple], workers: int, reader: tuple) -> Iterator[dict]:
@@ -530,8 +539,13 @@ def main(argv: list[str] | None = None) -> int:
                              "water at least WaterParams.route_sure surely")
     parser.add_argument("--faint-route-letters", choices=["L", "W", "WL"],
                         default=WaterParams().faint_route_letters,
-                        help="the kinds of water --faint-route-spaces counts: L lakes "
-                             "(default), W rivers, WL both")
+                        help="the kinds of water --faint-route-spaces counts: L lakes, W "
+                             "rivers, WL both (default)")
+    parser.add_argument("--faint-route-river-joins", type=_joins,
+                        default=WaterParams().faint_route_river_joins,
+                        help="rivers count for --faint-route-spaces only where their spaces "
+                             "join each other along this many sides "
+                             "(WaterParams.faint_route_river_joins; 0: wherever they lie)")
     parser.add_argument("--no-route-balance", action="store_true",
                         help="decode without weighing railways and highways again on a board "
                              "that reads far too few of one kind (vision.route_balance), for "
@@ -557,7 +571,7 @@ def main(argv: list[str] | None = None) -> int:
               args.dry_second_doubt_ratio, args.merge_sure, args.parts_sure,
               not args.no_route_balance, not args.no_skin_test, not args.no_faint_empty,
               args.small_space_px, args.faint_route_spaces,
-              args.faint_route_letters)
+              args.faint_route_letters, args.faint_route_river_joins)
     with tempfile.TemporaryDirectory() as tmp:
         jobs = [(args.seed + i, args.megapixels, tmp, args.conditions, args.expansion)
                 for i in range(args.n)]

@@ -10,7 +10,7 @@ import pytest
 from tests.project_scripts import load_script
 from vision.recognizer import ReadParams, Recognizer
 from vision.space_parts import side_letters
-from vision.water_sighting import WaterParams, reads_water, sight_water
+from vision.water_sighting import WaterParams, reads_water, river_joins, sight_water
 
 ROOT = Path(__file__).resolve().parent.parent
 PHOTOS = ROOT / "sample_photos"
@@ -68,25 +68,32 @@ def test_water_on_several_spaces_names_the_expansion_and_why(base_reading):
     assert seen == [] and len(review) == 4
 
 
-def test_lakes_on_several_spaces_send_a_faint_board_to_the_parts_network(base_reading):
+def test_water_on_several_spaces_sends_a_faint_board_to_the_parts_network(base_reading):
     """The faint-ink parts network, not the faint-ink base-game reader (which reads no
-    water), reads a board whose first reading shows a lake on two spaces, one of them read
-    surely: it reads a pale photo's lake at 0.9-0.99. Rivers, and the standard readers, ask
-    a space read as water at least ``route_sure`` surely."""
+    water), reads a board whose first reading shows a lake, or a river whose spaces join,
+    on two spaces, one of them read surely: it reads a pale photo's water at 0.9-0.99. The
+    standard readers ask a space read as water at least ``route_sure`` surely."""
     classes, water = base_reading.classes, WaterParams()
     faint = {"spaces": water.faint_route_spaces, "letters": water.faint_route_letters}
-    assert faint == {"spaces": 2, "letters": "L"}
+    assert faint == {"spaces": 2, "letters": "WL"} and water.faint_route_river_joins == 2
     assert not reads_water(base_reading.probs, classes, **faint)
     _, two_lakes = _with_reading(base_reading, {(3, 3): ("LL__", 0.95), (3, 4): ("L___", 0.6)})
     assert reads_water(two_lakes, classes, **faint)
     assert not reads_water(two_lakes, classes)  # the standard readers' rule
-    # a faint double-line highway is read as a river as surely: rivers are not counted
-    _, two_rivers = _with_reading(base_reading, {(0, 1): ("_W_W", 0.95), (0, 2): ("W__W", 0.9)})
-    assert not reads_water(two_rivers, classes, **faint)
-    assert reads_water(two_rivers, classes, spaces=2, letters="WL")
-    # a lake and a river, one space each, are not a lake on two spaces
+    # a faint double-line highway read as a river on scattered spaces is no river's course
+    scattered = {(0, 1): ("_W_W", 0.95), (4, 4): ("W__W", 0.9), (6, 2): ("W_W_", 0.9)}
+    _, highway = _with_reading(base_reading, scattered)
+    assert not reads_water(highway, classes, **faint)
+    assert reads_water(highway, classes, WaterParams(faint_route_river_joins=0), **faint)
+    # a river from the West edge through three spaces, turning North: two joins
+    course = {(2, 0): ("_W_W", 0.95), (2, 1): ("_W_W", 0.7), (2, 2): ("W__W", 0.7)}
+    grid, river = _with_reading(base_reading, course)
+    assert river_joins([token for row in grid for token in row]) == 2
+    assert reads_water(river, classes, **faint)
+    assert not reads_water(river, classes, spaces=2, letters="L")
+    # a lake and a river, one space each, are not one kind of water on two spaces
     _, mixed = _with_reading(base_reading, {(3, 3): ("LL__", 0.95), (0, 1): ("_W_W", 0.95)})
-    assert not reads_water(mixed, classes, spaces=2, letters="WL")
+    assert not reads_water(mixed, classes, **faint)
     # two unsure spaces are not enough; one space read at least route_sure surely is
     _, unsure = _with_reading(base_reading, {(3, 3): ("LL__", 0.85), (3, 4): ("L___", 0.85)})
     assert not reads_water(unsure, classes, **faint)
@@ -94,27 +101,30 @@ def test_lakes_on_several_spaces_send_a_faint_board_to_the_parts_network(base_re
     assert reads_water(lone, classes) and reads_water(lone, classes, **faint)
 
 
-def test_a_faint_lake_board_is_read_with_its_lake(recognizer):
-    """A Deep Blue tuning photo in phone conditions (``scripts/evaluate.py --seed 9350113
-    --expansion mix --conditions phone``: lakes in pale ink) is read by the faint-ink
-    readers, whose parts network reads its lakes less surely than ``route_sure``: with
-    ``faint_route_spaces`` the parts network reads the board and the lake is seen; without,
-    the faint-ink base-game reader read every lake space as a route or an empty space."""
+@pytest.mark.parametrize("seed, expansion, letter", [(9350113, "lake", "L"),
+                                                      (9350196, "river", "W")])
+def test_a_faint_deep_blue_board_is_read_with_its_water(recognizer, seed, expansion, letter):
+    """Deep Blue tuning photos in phone conditions (``scripts/evaluate.py --seed SEED
+    --expansion mix --conditions phone``: lakes, a river on twelve joined spaces, in pale
+    ink) are read by the faint-ink readers, whose parts network reads their water less
+    surely than ``route_sure``: with ``faint_route_spaces`` the parts network reads the
+    board and the water is seen; without, the faint-ink base-game reader read every water
+    space as a route or an empty space."""
     evaluate = load_script("evaluate")
-    photo, played = evaluate.render_case(9350113, None, "phone", "mix")
-    assert played == ("lake",)
-    lake = {(r, c) for r, row in enumerate(photo.grid) for c, token in enumerate(row)
-            if "L" in side_letters(token)}
+    photo, played = evaluate.render_case(seed, None, "phone", "mix")
+    assert played == (expansion,)
+    water = {(r, c) for r, row in enumerate(photo.grid) for c, token in enumerate(row)
+             if letter in side_letters(token)}
     reading = recognizer.read(photo.image)
     assert reading.readers == "faint-ink"
-    assert [s.name for s in reading.expansions_seen] == ["lake"]
+    assert [s.name for s in reading.expansions_seen] == [expansion]
     read = {(r, c) for r, row in enumerate(reading.grid) for c, token in enumerate(row)
-            if "L" in side_letters(token)}
-    assert len(read & lake) >= len(lake) - 1
+            if letter in side_letters(token)}
+    assert len(read & water) >= len(water) - 2
     without = Recognizer.load(params=ReadParams(water=WaterParams(faint_route_spaces=None)))
     dry = without.read(photo.image)
     assert dry.expansions_seen == []
-    assert not any("L" in side_letters(t) for row in dry.grid for t in row)
+    assert not any(letter in side_letters(t) for row in dry.grid for t in row)
 
 
 def test_base_sample_photos_show_no_water(recognizer):

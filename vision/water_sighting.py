@@ -21,6 +21,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from vision.rectify import GRID
 from vision.review import ReviewEntry
 from vision.space_parts import side_letters
 from vision.water_faces import is_odd_water
@@ -46,17 +47,19 @@ class WaterParams:
     # space's best class has water at least this surely (vision.recognizer classify)
     route_sure: float = 0.99
     # ... or, on a board of faint ink that the faint-ink readers read first, at least
-    # faint_route_spaces spaces' best classes have a lake side, one of them at least
+    # faint_route_spaces spaces' best classes have one kind of water, one of them at least
     # ``sure`` surely: the evidence sight_water asks of a board. The faint-ink parts network
-    # reads the lakes of a pale or dim photo less surely than 0.99, and the faint-ink
-    # base-game reader, which reads no water, then read all of them away. Rivers are left to
-    # route_sure: the same rule for rivers read a faint double-line highway as a river on
-    # held-out phone photos of base boards (4 boards of 500, 25 spaces). Nor does the rule
-    # hold for the standard parts network, which reads false lakes as surely on phone photos
-    # of base boards, nor for a doubtful board's second reading (docs/VISION.md, "Lakes read
-    # by the faint-ink parts network on less sure evidence"). None: route_sure alone.
+    # reads the water of a pale or dim photo less surely than 0.99, and the faint-ink
+    # base-game reader, which reads no water, then read all of it away. It also reads a faint
+    # double-line highway as a river that surely, on scattered spaces, so rivers count only
+    # when their spaces join each other along at least faint_route_river_joins sides, as a
+    # river's course does. The rule does not hold for the standard parts network, which
+    # reads false lakes as surely on phone photos of base boards, nor for a doubtful board's
+    # second reading (docs/VISION.md, "Water read by the faint-ink parts network on less
+    # sure evidence"). None: route_sure alone.
     faint_route_spaces: int | None = 2
-    faint_route_letters: str = "L"  # the kinds of water that rule counts (W, L)
+    faint_route_letters: str = "WL"  # the kinds of water that rule counts (W, L)
+    faint_route_river_joins: int = 2  # neighbouring spaces facing each other with rivers
 
 
 @dataclass(frozen=True)
@@ -95,10 +98,12 @@ def _letter_mask(classes: tuple[str, ...], letter: str) -> np.ndarray:
 
 def reads_water(probs: np.ndarray, classes: list[str], params: WaterParams = WaterParams(),
                 spaces: int | None = None, letters: str = "") -> bool:
-    """Whether (..., n_classes) probabilities read water: some space's best class has a river
-    or lake side at least ``params.route_sure`` surely, or (``spaces``, a number; None: not
-    asked) that many spaces' best classes have a side of one of ``letters`` (W, L), one of
-    them at least ``params.sure`` surely."""
+    """Whether (..., n_classes) probabilities of the 49 spaces, row by row, read water: some
+    space's best class has a river or lake side at least ``params.route_sure`` surely, or
+    (``spaces``, a number; None: not asked) that many spaces' best classes have a side of
+    one of ``letters`` (W, L), one of them at least ``params.sure`` surely, rivers only
+    where their spaces join each other along ``params.faint_route_river_joins`` sides
+    (``river_joins``)."""
     flat = probs.reshape(-1, probs.shape[-1])
     best, sureness = flat.argmax(axis=1), flat.max(axis=1)
     if (water_mask(classes)[best] & (sureness >= params.route_sure)).any():
@@ -107,9 +112,27 @@ def reads_water(probs: np.ndarray, classes: list[str], params: WaterParams = Wat
         return False
     for letter in letters:
         kind = _letter_mask(tuple(classes), letter)[best]
-        if kind.sum() >= spaces and sureness[kind].max() >= params.sure:
+        if kind.sum() < spaces or sureness[kind].max() < params.sure:
+            continue
+        if letter != "W" or river_joins(
+                [classes[i] for i in best]) >= params.faint_route_river_joins:
             return True
     return False
+
+
+def river_joins(tokens: list[str]) -> int:
+    """How many pairs of neighbouring spaces, of 49 tokens row by row, face each other with
+    river sides: a river's course joins its spaces, a misread highway's scattered spaces
+    seldom do."""
+    sides = [side_letters(t) for t in tokens]
+    joins = 0
+    for i, letters in enumerate(sides):
+        row, col = divmod(i, GRID)
+        if col < GRID - 1 and letters[1] == "W" and sides[i + 1][3] == "W":  # East, West
+            joins += 1
+        if row < GRID - 1 and letters[2] == "W" and sides[i + GRID][0] == "W":  # South, North
+            joins += 1
+    return joins
 
 
 def _spaces_with(grid: list[list[str]], letter: str) -> list[tuple[int, int]]:
