@@ -533,15 +533,14 @@ class Recognizer:
         """(7, 7, n_classes) probabilities of the 49 crops, and which readers gave them.
 
         A board with faint ink is read by the faint-ink readers (``readers_for``; their
-        parts network reads it on less sure lakes, ``WaterParams.faint_route_spaces``); a
+        parts network reads it on less sure water, ``WaterParams.faint_route_spaces``); a
         board the standard readers read doubtfully (``vision.classify.doubtful``) is read
         by the faint-ink readers too (``second_reading``; ``space_px``: the size of its
         spaces in the photo as decoded, None when not known).
         """
         readers = self.readers_for(crops.each)
         faint = readers is self.faint
-        reading = self.read_with(readers, crops,
-                                 self.params.water.faint_route_spaces if faint else None)
+        reading = self.read_with(readers, crops, faint_water=faint)
         name = FAINT_READERS if faint else STANDARD_READERS
         if (self.faint is not None and not faint
                 and doubtful(reading.probs, self.params.classify)):
@@ -573,21 +572,22 @@ class Recognizer:
         take = second_reading_spaces(first.probs, params.merge_sure)
         return first.merged(second, take), SECOND_READING_MERGED
 
-    def read_with(self, readers: Readers, crops: Darkness, water_spaces: int | None = None
+    def read_with(self, readers: Readers, crops: Darkness, faint_water: bool = False
                   ) -> Reading:
         """The 49 crops read by ``readers``: (49, n_classes) probabilities, and the parts
         network's mark head (vision.marks) from its first reading.
 
         The parts network reads every board once; a board on which it reads no water
         (``vision.water_sighting.reads_water``: a space read as water at least
-        ``WaterParams.route_sure`` surely, or ``water_spaces`` spaces read with a lake, one
-        of them surely: ``WaterParams.faint_route_spaces`` when the faint-ink readers read
-        a board of faint ink) is read by the base-game reader (when there is one), whose
-        probabilities are given over the same classes (water classes zero), except the
-        spaces the parts network is at least ``ClassifyParams.parts_sure`` sure of, which
-        keep its reading (water at most 1 - parts_sure); a board with water is read by the
-        parts network, turned copies for the spaces it is unsure of. Each network gets its
-        crops cut as its training data was (``ModelMeta.ink_channels``).
+        ``WaterParams.route_sure`` surely, or, with ``faint_water``, the faint-ink readers
+        reading a board of faint ink, one kind of water on
+        ``WaterParams.faint_route_spaces`` spaces, one of them surely, rivers joined) is
+        read by the base-game reader (when there is one), whose probabilities are given over
+        the same classes (water classes zero), except the spaces the parts network is at
+        least ``ClassifyParams.parts_sure`` sure of, which keep its reading (water at most 1
+        - parts_sure); a board with water is read by the parts network, turned copies for
+        the spaces it is unsure of. Each network gets its crops cut as its training data was
+        (``ModelMeta.ink_channels``).
         """
         tta = self.params.classify
         parts = crops.by(readers.parts.meta.ink_channels)
@@ -595,8 +595,9 @@ class Recognizer:
         threshold = readers.parts.mark_threshold
         classes = list(readers.parts.meta.classes)
         water = self.params.water
+        spaces = water.faint_route_spaces if faint_water else None
         if readers.base is not None and not reads_water(
-                first, classes, water, spaces=water_spaces, letters=water.faint_route_letters):
+                first, classes, water, spaces=spaces, letters=water.faint_route_letters):
             unsure = None if tta.parts_sure is None else np.flatnonzero(
                 first.max(axis=1) < tta.parts_sure)
             base = in_classes(readers.base.read(crops.by(readers.base.meta.ink_channels),

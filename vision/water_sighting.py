@@ -21,6 +21,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from scoring.sides import Side
 from vision.rectify import GRID
 from vision.review import ReviewEntry
 from vision.space_parts import side_letters
@@ -128,10 +129,11 @@ def river_joins(tokens: list[str]) -> int:
     joins = 0
     for i, letters in enumerate(sides):
         row, col = divmod(i, GRID)
-        if col < GRID - 1 and letters[1] == "W" and sides[i + 1][3] == "W":  # East, West
-            joins += 1
-        if row < GRID - 1 and letters[2] == "W" and sides[i + GRID][0] == "W":  # South, North
-            joins += 1
+        for side in (Side.E, Side.S):  # each pair of neighbours once
+            dr, dc = side.delta
+            r, c = row + dr, col + dc
+            if r < GRID and c < GRID and letters[side] == sides[r * GRID + c][side.opposite] == "W":
+                joins += 1
     return joins
 
 
