@@ -77,8 +77,20 @@ This is the recipe that produced ``models/cell_classifier.*`` (the parts network
    ``faint_base_classifier.*`` (issue 14, docs/VISION.md "The faint-ink base-game reader
    trained on partly covered spaces").
 
+17. (Run after steps 12 and 15.) Deep Blue boards of data version 7 in phone conditions,
+   3,600 (about 11 minutes), with 2,400 clean Deep Blue boards and 2,400 phone-condition
+   base-game ones (about 4 and 7 minutes), and step 15's faint-ink parts network tuned on
+   them with step 15's Deep Blue phone boards and 1,200 of its clean base-game boards, its
+   first two convolution blocks and every batch norm kept as they were
+   (``--freeze-early 7``), 2 epochs within 42 minutes, in ``data/faint_parts_v15``, then 2
+   more at half the learning rate (about 31 minutes), in ``data/faint_parts_v15b``; step
+   12's mark head branches off those two blocks, so it is put back on the tuned network
+   unchanged (``train_mark_head.py --head-init ... --epochs 0``): shipped as
+   ``faint_cell_classifier.*`` (issue 16, docs/VISION.md "More Deep Blue phone boards for
+   the faint-ink parts network").
+
 Steps 1-6 cut their crops from the darkest channel (data version 4, ``--darkest-channel``),
-as they were made for the shipped models; steps 7-10, 12, 13, 15 and 16 cut version 5, 6
+as they were made for the shipped models; steps 7-10, 12, 13 and 15-17 cut version 5, 6
 or 7, as the reader cuts crops now for the networks trained on them (the same on white or
 grey paper).
 
@@ -192,6 +204,20 @@ PARTLY_COVERED = 0.5
 FAINT_PARTS_WIDENING = ["--epochs", "2", "--max-minutes", "48", "--width", "24",
                         "--orienter-epochs", "0", "--threads", "2", "--seed", "20261215",
                         "--lr", "1e-3", "--blue", "--freeze-norms"]
+# Deep Blue boards in phone conditions (spaces partly covered labelled), clean Deep Blue
+# boards and phone-condition base-game boards of data version 7, and step 15's faint-ink parts
+# network tuned on them with step 15's Deep Blue phone boards and its first 1,200 clean
+# base-game boards; the two blocks the mark head branches off stay as they are
+FAINT_PARTS_V15_DATASETS = [("v15_phone_water", 1_300_000, 3_600, 5.0, "mix", "phone"),
+                            ("v13_phone", 1_230_000, 2_400, 5.0, None, "phone")]
+FAINT_PARTS_V15_CLEAN_DATASETS = [("v14_water", 1_240_000, 2_400, 5.0, "mix", None)]
+FAINT_PARTS_V15_CLEAN_PARTS = 6  # the clean boards' parts (200 boards each) that go in
+FAINT_PARTS_V15_TUNING = ["--epochs", "2", "--max-minutes", "42", "--width", "24",
+                          "--orienter-epochs", "0", "--threads", "2", "--seed", "20261218",
+                          "--lr", "1e-3", "--blue", "--freeze-norms", "--freeze-early", "7"]
+FAINT_PARTS_V15_MORE = ["--epochs", "2", "--max-minutes", "30", "--width", "24",
+                        "--orienter-epochs", "0", "--threads", "2", "--seed", "20261219",
+                        "--lr", "5e-4", "--blue", "--freeze-norms", "--freeze-early", "7"]
 # Step 13's faint-ink base-game reader tuned on step 15's first 1,200 clean base-game boards
 # and its phone-condition base-game boards (spaces partly under a hand, pen or die labelled)
 COVERED_BASE_PARTS = 6  # the clean boards' parts (200 boards each) that go into step 16
@@ -340,16 +366,41 @@ def main(argv: list[str] | None = None) -> int:
     train_classifier.main(["--data", *clean_v7[:COVERED_BASE_PARTS], *phone_base,
                            "--out", str(faint_base_covered), *BASE_V7_COVERED_TUNING,
                            "--init", str(faint_w24 / BASE_MODEL_FILE)])
+    tuning_v15, tuning_v15_commands = make_data(args.data, FAINT_PARTS_V15_DATASETS,
+                                                args.workers, each_channel=True,
+                                                hidden=PARTLY_COVERED)
+    clean_v15, clean_v15_commands = make_data(args.data, FAINT_PARTS_V15_CLEAN_DATASETS,
+                                              args.workers, each_channel=True)
+    print(f"step 17's data ready after {time.time() - start:.0f}s", flush=True)
+    faint_parts_v15 = args.data / "faint_parts_v15"
+    # the boards in the order the shipped run was given them, which decides the validation
+    # boards: the new Deep Blue phone boards, step 15's, the phone base-game boards, then
+    # the clean Deep Blue and base-game ones
+    phone_water_v7 = [p for p in covered_v7 if Path(p).parent.name == "v12_phone_water"]
+    tuning_v15_parts = [*(p for p in tuning_v15 if Path(p).parent.name == "v15_phone_water"),
+                        *phone_water_v7,
+                        *(p for p in tuning_v15 if Path(p).parent.name == "v13_phone"),
+                        *clean_v15[:FAINT_PARTS_V15_CLEAN_PARTS],
+                        *clean_v7[:FAINT_PARTS_V15_CLEAN_PARTS]]
+    train_classifier.main(["--data", *tuning_v15_parts, "--out", str(faint_parts_v15),
+                           *FAINT_PARTS_V15_TUNING,
+                           "--init", str(faint_parts_w24 / MODEL_FILE)])
+    faint_parts_v15b = args.data / "faint_parts_v15b"
+    train_classifier.main(["--data", *tuning_v15_parts, "--out", str(faint_parts_v15b),
+                           *FAINT_PARTS_V15_MORE,
+                           "--init", str(faint_parts_v15 / "cell_classifier.pt")])
     stage2_recipe = ModelMeta.load(stage2 / META_FILE).recipe
     stage3_recipe = ModelMeta.load(stage3 / META_FILE).recipe
     # (trained as, shipped as, the recipe before its own run)
     installs = [
         (stage4 / MODEL_FILE, META_FILE, MODEL_FILE,
          [stage2_recipe, *parts_v5_commands, stage3_recipe, *parts_v6_commands]),
-        (faint_parts_w24 / MODEL_FILE, META_FILE, FAINT_MODEL_FILE,
+        (faint_parts_v15b / MODEL_FILE, META_FILE, FAINT_MODEL_FILE,
          [stage2_recipe, *parts_v5_commands, stage3_recipe, *parts_v6_commands,
           ModelMeta.load(stage4 / META_FILE).recipe, *phone_v6_commands,
-          ModelMeta.load(faint_v6 / META_FILE).recipe, *parts_v7_commands]),
+          ModelMeta.load(faint_v6 / META_FILE).recipe, *parts_v7_commands,
+          ModelMeta.load(faint_parts_w24 / META_FILE).recipe, *tuning_v15_commands,
+          *clean_v15_commands, ModelMeta.load(faint_parts_v15 / META_FILE).recipe]),
         (faint_base_covered / BASE_MODEL_FILE, BASE_META_FILE, FAINT_BASE_MODEL_FILE,
          [ModelMeta.load(faint / BASE_META_FILE).recipe, *phone_v5_commands,
           ModelMeta.load(tuned / BASE_META_FILE).recipe, *phone_v7_commands,
@@ -376,15 +427,33 @@ def main(argv: list[str] | None = None) -> int:
     numbers_meta.write_text(json.dumps(info, indent=1) + "\n")
     marked, _ = make_data(args.data, MARKED_DATASETS, args.workers, each_channel=True)
     print(f"data version 7 ready after {time.time() - start:.0f}s", flush=True)
-    for weights, stem, unmarked_parts in (
-            (stage4 / "cell_classifier.pt", "cell_classifier", UNMARKED_PARTS),
-            (faint_parts_w24 / "cell_classifier.pt", "faint_cell_classifier",
-             FAINT_UNMARKED_PARTS)):
+    # each head is trained on the network it was made for (the faint-ink one on step 15's),
+    # then put into the shipped ONNX file
+    faint_marked = args.data / "faint_parts_w24_marked"
+    for weights, meta_path, out, stem, unmarked_parts in (
+            (stage4 / "cell_classifier.pt", args.out / META_FILE, args.out,
+             "cell_classifier", UNMARKED_PARTS),
+            (faint_parts_w24 / "cell_classifier.pt", faint_parts_w24 / META_FILE,
+             faint_marked, "faint_cell_classifier", FAINT_UNMARKED_PARTS)):
         unmarked = [str(args.data / part) for part in unmarked_parts]
-        train_mark_head.main(["--init", str(weights), "--meta", str(args.out / f"{stem}.json"),
-                              "--data", *marked, *unmarked, "--out", str(args.out),
+        train_mark_head.main(["--init", str(weights), "--meta", str(meta_path),
+                              "--data", *marked, *unmarked, "--out", str(out),
                               "--name", stem, "--head-out",
                               str(args.data / f"{stem}_mark_head.pt"), *MARK_TRAINING])
+    # step 17 kept the blocks the faint-ink head branches off: the head goes on unchanged
+    # (no epochs; its threshold set again on the same validation spaces)
+    unmarked = [str(args.data / part) for part in FAINT_UNMARKED_PARTS]
+    faint_meta = args.out / FAINT_MODEL_FILE.replace(".onnx", ".json")
+    train_mark_head.main(["--init", str(faint_parts_v15b / "cell_classifier.pt"),
+                          "--meta", str(faint_meta), "--data", *marked, *unmarked,
+                          "--out", str(args.out), "--name", "faint_cell_classifier",
+                          "--head-out", str(args.data / "faint_parts_v15_mark_head.pt"),
+                          "--head-init", str(args.data / "faint_cell_classifier_mark_head.pt"),
+                          "--epochs", "0", *MARK_TRAINING[2:]])
+    shipped = ModelMeta.load(faint_meta)
+    trained = ModelMeta.load(faint_marked / "faint_cell_classifier.json").mark_head
+    shipped.mark_head["recipe"] = trained["recipe"] + "; " + shipped.mark_head["recipe"]
+    shipped.save(faint_meta)
     board_context.main([*CONTEXT_COUNTING, "--out", str(args.out)])
     print(f"models in {args.out} after {time.time() - start:.0f}s")
     return 0

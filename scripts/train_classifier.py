@@ -608,6 +608,11 @@ def main(argv: list[str] | None = None) -> int:
                              "is widened to --width first (widen)")
     parser.add_argument("--freeze-norms", action="store_true",
                         help="keep the batch norms' statistics as they start (fine-tuning)")
+    parser.add_argument("--freeze-early", type=int, default=0, metavar="N",
+                        help="keep the first N modules of the convolutional stages as they "
+                             "start (weights and norms): 7 keeps the 18 x 18 map the mark "
+                             "head branches off (train_mark_head.BRANCH), so a shipped head "
+                             "stays valid on the fine-tuned network")
     parser.add_argument("--base-game", action="store_true",
                         help="train the base-game reader (flat head over the 83 base classes, "
                              "base-game boards only) instead of the parts network")
@@ -669,7 +674,11 @@ def main(argv: list[str] | None = None) -> int:
         kept = (load_onnx_weights(model, args.init) if args.init.suffix == ".onnx"
                 else load_matching(model, args.init))
         print(f"starting from {args.init} ({kept} tensors of the same shape)", flush=True)
-    opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
+    frozen = model.features[:args.freeze_early]
+    for parameter in frozen.parameters():
+        parameter.requires_grad_(False)
+    opt = torch.optim.AdamW([p for p in model.parameters() if p.requires_grad], lr=args.lr,
+                            weight_decay=1e-4)
     steps = args.epochs * (len(train_y) // args.batch)
     loop_start = time.time()
     budget = args.max_minutes * 60 - (loop_start - start) if args.max_minutes else 0.0
@@ -689,6 +698,7 @@ def main(argv: list[str] | None = None) -> int:
         model.train()
         if args.freeze_norms:
             freeze_norms(model)
+        frozen.eval()  # the frozen modules' norms keep their statistics too
         order = rng.permutation(len(train_y))
         t0, total = time.time(), 0.0
         for b in range(len(train_y) // args.batch):

@@ -18,6 +18,15 @@ from vision.space_parts import BASE_CLASSES, WATER_CLASSES
 pytest.importorskip("torch", reason="training needs the 'train' extra (torch)")
 
 
+def _small_boards(out: Path, n: int, seed: int, *options: str) -> Path:
+    """``n`` small photos (1-1.2 MP) of generate_dataset.py in one part under ``out``."""
+    generate = load_script("generate_dataset")
+    assert generate.main(["--n", str(n), "--seed", str(seed), "--out", str(out),
+                          "--workers", "1", "--part-size", str(n), "--mp-min", "1",
+                          "--mp-max", "1.2", *options]) == 0
+    return out
+
+
 def test_generate_then_train_then_run(tmp_path):
     generate = load_script("generate_dataset")
     train = load_script("train_classifier")
@@ -257,12 +266,8 @@ def test_a_mark_head_is_added_without_changing_the_reading(tmp_path):
     from vision.model_files import models_dir
     from vision.onnx_model import softmax
 
-    generate = load_script("generate_dataset")
     train_marks = load_script("train_mark_head")
-    data = tmp_path / "data"
-    assert generate.main(["--n", "4", "--seed", "4500", "--out", str(data), "--workers", "1",
-                          "--part-size", "4", "--mp-min", "1", "--mp-max", "1.2",
-                          "--conditions", "phone_marked"]) == 0
+    data = _small_boards(tmp_path / "data", 4, 4500, "--conditions", "phone_marked")
     part = data / "part000.npz"
     with np.load(part) as d:
         assert d["marks"].shape == (4, 7, 7) and d["marks"].sum(axis=(1, 2)).min() >= 1
@@ -401,3 +406,41 @@ def test_bad_data_and_weights_paths_end_in_one_line_naming_them(tmp_path, capsys
                           (tmp_path / "missing.pt", "no such weights file")):
         with pytest.raises(SystemExit, match=rf"^{path}: {re.escape(message)}"):
             train.load_weights(path)
+
+
+def test_freeze_early_keeps_the_blocks_the_mark_head_branches_off(tmp_path):
+    """--freeze-early 7: tuning leaves the first two convolution blocks (weights and batch-norm
+    statistics) exactly as they start, while the rest learns; a mark head put on the tuned
+    network therefore gives the very logits it gave on the network it was trained on."""
+    import torch
+
+    train = load_script("train_classifier")
+    marks = load_script("train_mark_head")
+    data = _small_boards(tmp_path / "data", 3, 4700, "--expansion", "mix")
+    common = ["--data", str(data / "part000.npz"), "--epochs", "1", "--batch", "32",
+              "--val-fraction", "0.34", "--orienter-epochs", "0", "--width", "8", "--blue"]
+    assert train.main([*common, "--out", str(tmp_path / "a")]) == 0
+    start = tmp_path / "a" / "cell_classifier.pt"
+    assert train.main([*common, "--out", str(tmp_path / "b"), "--init", str(start),
+                       "--freeze-early", str(marks.BRANCH), "--lr", "1e-2"]) == 0
+    before = torch.load(start, weights_only=True)
+    after = torch.load(tmp_path / "b" / "cell_classifier.pt", weights_only=True)
+    early = [name for name in before
+             if name.startswith("features.") and int(name.split(".")[1]) < marks.BRANCH]
+    assert any(name.endswith("running_mean") for name in early)
+    for name in early:
+        assert torch.equal(before[name], after[name]), name
+    assert not torch.equal(before["features.7.weight"], after["features.7.weight"])
+    assert not torch.equal(before["head.2.weight"], after["head.2.weight"])
+
+    head = marks.MarkHead(16)
+    crops = torch.rand(5, 2, 72, 72)
+    logits = []
+    for state in (before, after):
+        net = train.CellNet(width=8, channels=2)
+        net.load_state_dict(state)
+        model = marks.MarkedCellNet(net, head).eval()
+        with torch.no_grad():
+            logits.append(model(crops))
+    assert torch.equal(logits[0][3], logits[1][3])  # the marks output
+    assert not torch.equal(logits[0][1], logits[1][1])  # the side kinds

@@ -101,15 +101,18 @@ def test_water_on_several_spaces_sends_a_faint_board_to_the_parts_network(base_r
     assert reads_water(lone, classes) and reads_water(lone, classes, **faint)
 
 
-@pytest.mark.parametrize("seed, expansion, letter", [(9350113, "lake", "L"),
-                                                      (9350196, "river", "W")])
-def test_a_faint_deep_blue_board_is_read_with_its_water(recognizer, seed, expansion, letter):
+@pytest.mark.parametrize("seed, expansion, letter, saved_by_the_rule",
+                         [(9350083, "lake", "L", True), (9350196, "river", "W", False)])
+def test_a_faint_deep_blue_board_is_read_with_its_water(recognizer, seed, expansion, letter,
+                                                        saved_by_the_rule):
     """Deep Blue tuning photos in phone conditions (``scripts/evaluate.py --seed SEED
-    --expansion mix --conditions phone``: lakes, a river on twelve joined spaces, in pale
-    ink) are read by the faint-ink readers, whose parts network reads their water less
-    surely than ``route_sure``: with ``faint_route_spaces`` the parts network reads the
-    board and the water is seen; without, the faint-ink base-game reader read every water
-    space as a route or an empty space."""
+    --expansion mix --conditions phone``: a lake on five spaces, a river on twelve joined
+    spaces, in pale ink) are read by the faint-ink readers with their water. The lake's is
+    read less surely than ``route_sure``: with ``faint_route_spaces`` the parts network reads
+    the board and the water is seen; without, the faint-ink base-game reader reads every
+    water space as a route or an empty space. (The river was such a board too until the
+    faint-ink parts network was trained on more Deep Blue phone boards; it now reads that
+    river surely enough on its own. The rule's river joins: the test above.)"""
     evaluate = load_script("evaluate")
     photo, played = evaluate.render_case(seed, None, "phone", "mix")
     assert played == (expansion,)
@@ -121,10 +124,12 @@ def test_a_faint_deep_blue_board_is_read_with_its_water(recognizer, seed, expans
     read = {(r, c) for r, row in enumerate(reading.grid) for c, token in enumerate(row)
             if letter in side_letters(token)}
     assert len(read & water) >= len(water) - 2
-    without = Recognizer.load(params=ReadParams(water=WaterParams(faint_route_spaces=None)))
-    dry = without.read(photo.image)
-    assert dry.expansions_seen == []
-    assert not any(letter in side_letters(t) for row in dry.grid for t in row)
+    if saved_by_the_rule:
+        without = Recognizer.load(
+            params=ReadParams(water=WaterParams(faint_route_spaces=None)))
+        dry = without.read(photo.image)
+        assert dry.expansions_seen == []
+        assert not any(letter in side_letters(t) for row in dry.grid for t in row)
 
 
 def test_base_sample_photos_show_no_water(recognizer):
