@@ -624,6 +624,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--orienter-epochs", type=int, default=12,
                         help="epochs for the board orienter (0: do not train it)")
     args = parser.parse_args(argv)
+    if args.freeze_early < 0:
+        parser.error(f"--freeze-early {args.freeze_early}: a number of modules, 0 or more")
 
     start = time.time()
     torch.manual_seed(args.seed)

@@ -444,3 +444,5 @@ def test_freeze_early_keeps_the_blocks_the_mark_head_branches_off(tmp_path):
             logits.append(model(crops))
     assert torch.equal(logits[0][3], logits[1][3])  # the marks output
     assert not torch.equal(logits[0][1], logits[1][1])  # the side kinds
+    with pytest.raises(SystemExit):  # argparse's one line, not a traceback
+        train.main([*common, "--out", str(tmp_path / "c"), "--freeze-early", "-1"])
