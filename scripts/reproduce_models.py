@@ -88,9 +88,17 @@ This is the recipe that produced ``models/cell_classifier.*`` (the parts network
    unchanged (``train_mark_head.py --head-init ... --epochs 0``): shipped as
    ``faint_cell_classifier.*`` (issue 16, docs/VISION.md "More Deep Blue phone boards for
    the faint-ink parts network").
+18. (Run after step 17.) Fresh boards of data version 7: 5,400 Deep Blue and 1,200 base-game
+   boards in phone conditions (spaces partly covered labelled; about 17 and 4 minutes), 600
+   clean boards of each (about 2 minutes), and step 17's reader, as shipped with its mark
+   head, tuned on them from its ONNX file, the same blocks and batch norms kept, 3 epochs at
+   lr 5e-4 (about 30 minutes alone), in ``data/faint_parts_v16``; the mark head is put back
+   from step 17's file (``train_mark_head.py --head-from``, checked to give the same logits):
+   shipped as ``faint_cell_classifier.*`` (issues 14 and 16, docs/VISION.md "Fresh Deep Blue
+   phone boards for the faint-ink parts network").
 
 Steps 1-6 cut their crops from the darkest channel (data version 4, ``--darkest-channel``),
-as they were made for the shipped models; steps 7-10, 12, 13 and 15-17 cut version 5, 6
+as they were made for the shipped models; steps 7-10, 12, 13 and 15-18 cut version 5, 6
 or 7, as the reader cuts crops now for the networks trained on them (the same on white or
 grey paper).
 
@@ -218,6 +226,16 @@ FAINT_PARTS_V15_TUNING = ["--epochs", "2", "--max-minutes", "42", "--width", "24
 FAINT_PARTS_V15_MORE = ["--epochs", "2", "--max-minutes", "30", "--width", "24",
                         "--orienter-epochs", "0", "--threads", "2", "--seed", "20261219",
                         "--lr", "5e-4", "--blue", "--freeze-norms", "--freeze-early", "7"]
+# Fresh boards of data version 7 (Deep Blue and base-game, in phone conditions with the spaces
+# partly covered labelled, and in the renderer's own), and step 17's faint-ink parts network
+# tuned on them from its shipped ONNX file, the mark head's blocks kept again
+FAINT_PARTS_V16_DATASETS = [("v16_phone_water", 1_310_000, 5_400, 5.0, "mix", "phone"),
+                            ("v16_phone", 1_320_000, 1_200, 5.0, None, "phone")]
+FAINT_PARTS_V16_CLEAN_DATASETS = [("v16_water", 1_330_000, 600, 5.0, "mix", None),
+                                  ("v16_base", 1_340_000, 600, 5.0, None, None)]
+FAINT_PARTS_V16_TUNING = ["--epochs", "3", "--max-minutes", "45", "--width", "24",
+                          "--orienter-epochs", "0", "--threads", "2", "--seed", "20261221",
+                          "--lr", "5e-4", "--blue", "--freeze-norms", "--freeze-early", "7"]
 # Step 13's faint-ink base-game reader tuned on step 15's first 1,200 clean base-game boards
 # and its phone-condition base-game boards (spaces partly under a hand, pen or die labelled)
 COVERED_BASE_PARTS = 6  # the clean boards' parts (200 boards each) that go into step 16
@@ -268,6 +286,16 @@ def make_data(root: Path, datasets: list[tuple], workers: int, each_channel: boo
         commands.append("scripts/generate_dataset.py " + " ".join(data_args))
         parts += sorted(str(p) for p in out.glob("part*.npz"))
     return parts, commands
+
+
+def make_tuning_data(root: Path, covered: list[tuple], clean: list[tuple], workers: int
+                     ) -> tuple[list[str], list[str], list[str], list[str]]:
+    """A tuning step's data (version 7's crops): ``covered`` with the spaces partly under a
+    hand, pen or die labelled, and ``clean``; the part files and commands of each."""
+    covered_parts, covered_commands = make_data(root, covered, workers, each_channel=True,
+                                                hidden=PARTLY_COVERED)
+    clean_parts, clean_commands = make_data(root, clean, workers, each_channel=True)
+    return covered_parts, covered_commands, clean_parts, clean_commands
 
 
 def _faint_v6_parts(parts: list[str]) -> list[str]:
@@ -366,11 +394,8 @@ def main(argv: list[str] | None = None) -> int:
     train_classifier.main(["--data", *clean_v7[:COVERED_BASE_PARTS], *phone_base,
                            "--out", str(faint_base_covered), *BASE_V7_COVERED_TUNING,
                            "--init", str(faint_w24 / BASE_MODEL_FILE)])
-    tuning_v15, tuning_v15_commands = make_data(args.data, FAINT_PARTS_V15_DATASETS,
-                                                args.workers, each_channel=True,
-                                                hidden=PARTLY_COVERED)
-    clean_v15, clean_v15_commands = make_data(args.data, FAINT_PARTS_V15_CLEAN_DATASETS,
-                                              args.workers, each_channel=True)
+    tuning_v15, tuning_v15_commands, clean_v15, clean_v15_commands = make_tuning_data(
+        args.data, FAINT_PARTS_V15_DATASETS, FAINT_PARTS_V15_CLEAN_DATASETS, args.workers)
     print(f"step 17's data ready after {time.time() - start:.0f}s", flush=True)
     faint_parts_v15 = args.data / "faint_parts_v15"
     # the boards in the order the shipped run was given them, which decides the validation
@@ -454,6 +479,30 @@ def main(argv: list[str] | None = None) -> int:
     trained = ModelMeta.load(faint_marked / "faint_cell_classifier.json").mark_head
     shipped.mark_head["recipe"] = trained["recipe"] + "; " + shipped.mark_head["recipe"]
     shipped.save(faint_meta)
+    # step 18: step 17's reader, as shipped then (with its mark head), tuned on fresh boards;
+    # the blocks the head branches off are kept, so the head goes back on as it is
+    tuning_v16, tuning_v16_commands, clean_v16, clean_v16_commands = make_tuning_data(
+        args.data, FAINT_PARTS_V16_DATASETS, FAINT_PARTS_V16_CLEAN_DATASETS, args.workers)
+    print(f"step 18's data ready after {time.time() - start:.0f}s", flush=True)
+    step17 = args.data / "faint_step17"
+    step17.mkdir(parents=True, exist_ok=True)
+    for suffix in (".onnx", ".json"):
+        shutil.copyfile(faint_meta.with_suffix(suffix), step17 / f"{faint_meta.stem}{suffix}")
+    faint_parts_v16 = args.data / "faint_parts_v16"
+    train_classifier.main(["--data", *tuning_v16, *clean_v16, "--out", str(faint_parts_v16),
+                           *FAINT_PARTS_V16_TUNING,
+                           "--init", str(step17 / FAINT_MODEL_FILE)])
+    train_mark_head.main(["--init", str(faint_parts_v16 / "cell_classifier.pt"),
+                          "--meta", str(faint_parts_v16 / META_FILE),
+                          "--head-from", str(step17 / FAINT_MODEL_FILE),
+                          "--out", str(args.out), "--name", "faint_cell_classifier",
+                          "--head-out", str(args.data / "faint_parts_v16_mark_head.pt"),
+                          "--threads", "2"])
+    tuned_meta = ModelMeta.load(faint_meta)
+    tuned_meta.recipe = "; ".join([ModelMeta.load(step17 / faint_meta.name).recipe,
+                                   *tuning_v16_commands, *clean_v16_commands,
+                                   tuned_meta.recipe])
+    tuned_meta.save(faint_meta)
     board_context.main([*CONTEXT_COUNTING, "--out", str(args.out)])
     print(f"models in {args.out} after {time.time() - start:.0f}s")
     return 0

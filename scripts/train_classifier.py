@@ -401,12 +401,40 @@ def load_onnx_weights(model: nn.Module, path: Path) -> int:
     ``head.2.weight``; a ``net.`` prefix, the mark-head wrapper's, is dropped); the class
     matrix is rebuilt."""
     graph = _onnx_graph(path)
-    weights = {t.name: torch.from_numpy(numpy_helper.to_array(t).copy())
-               for t in graph.initializer}
+    weights = onnx_tensors(graph)
+    own = model.state_dict()
+    state = folded_convolutions(graph, weights, model)
+    for name, tensor in weights.items():
+        name = name.removeprefix("net.")
+        if name in own and name != "token_map" and not name.startswith("features."):
+            state[name] = tensor
+    kept = {k: v for k, v in state.items() if k in own and own[k].shape == v.shape}
+    missing = [k for k, v in own.items() if k not in kept and k != "token_map"
+               and not k.endswith("num_batches_tracked")]
+    if missing:
+        raise SystemExit(f"{path}: no weights for {', '.join(missing[:4])} (not the same "
+                         "network: check --width and --base-game)")
+    model.load_state_dict(kept, strict=False)
+    return len(kept)
+
+
+def onnx_tensors(graph: onnx.GraphProto) -> dict[str, torch.Tensor]:
+    """An exported graph's stored tensors, by name."""
+    return {t.name: torch.from_numpy(numpy_helper.to_array(t).copy())
+            for t in graph.initializer}
+
+
+def folded_convolutions(graph: onnx.GraphProto, weights: dict[str, torch.Tensor],
+                        model: nn.Module, under: str = "") -> dict[str, torch.Tensor]:
+    """State for ``model``'s convolutions from an exported graph in which each batch norm was
+    folded into the convolution before it: the convolution gets the folded weights, its
+    batch norm the identity plus the folded bias. Only the graph's convolutions whose node
+    path starts with ``under`` ("/head/": the mark head's) are taken; each is matched by the
+    last part of its path (``features.3``, ``conv.0``)."""
     own = model.state_dict()
     state: dict[str, torch.Tensor] = {}
     for node in graph.node:
-        if node.op_type != "Conv":
+        if node.op_type != "Conv" or not node.output[0].startswith(under):
             continue
         # "/features/features.3/Conv_output_0" or "/net/features/features.3/Conv_output_0"
         parts = [p for p in node.output[0].split("/")[1:-1] if p != "net"]
@@ -423,18 +451,7 @@ def load_onnx_weights(model: nn.Module, path: Path) -> int:
         state[f"{norm}.bias"] = bias
         state[f"{norm}.running_mean"] = torch.zeros_like(bias)
         state[f"{norm}.running_var"] = torch.full_like(bias, 1.0 - eps)
-    for name, tensor in weights.items():
-        name = name.removeprefix("net.")
-        if name in own and name != "token_map" and not name.startswith("features."):
-            state[name] = tensor
-    kept = {k: v for k, v in state.items() if k in own and own[k].shape == v.shape}
-    missing = [k for k, v in own.items() if k not in kept and k != "token_map"
-               and not k.endswith("num_batches_tracked")]
-    if missing:
-        raise SystemExit(f"{path}: no weights for {', '.join(missing[:4])} (not the same "
-                         "network: check --width and --base-game)")
-    model.load_state_dict(kept, strict=False)
-    return len(kept)
+    return state
 
 
 def _onnx_graph(path: Path) -> onnx.GraphProto:

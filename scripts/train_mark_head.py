@@ -31,6 +31,7 @@ from pathlib import Path
 os.environ.setdefault("OMP_NUM_THREADS", "2")
 
 import numpy as np
+import onnxruntime as ort
 import torch
 from torch import nn
 
@@ -40,10 +41,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from train_classifier import (
     Augmenter,
     CellNet,
+    _onnx_graph,
     centre_batch,
     cut_crops,
     export_onnx,
+    folded_convolutions,
+    load_onnx_weights,
     load_weights,
+    onnx_tensors,
+    onnx_width,
     open_dataset,
     warmup_cosine,
 )
@@ -129,11 +135,83 @@ def figures(logits: np.ndarray, labels: np.ndarray, false_rate: float) -> dict:
             "validation_marked": len(pos), "validation_unmarked": len(neg)}
 
 
+def load_onnx_head(head: MarkHead, path: Path) -> None:
+    """Give ``head`` the mark head of a shipped reader's ONNX file (its batch norms folded
+    into its convolutions, as ``train_classifier.load_onnx_weights`` does for the network)."""
+    graph = _onnx_graph(path)
+    weights = onnx_tensors(graph)
+    state = folded_convolutions(graph, weights, head, under="/head/")
+    state.update({name.removeprefix("head."): tensor for name, tensor in weights.items()
+                  if name.startswith("head.out.")})
+    missing = sorted(set(head.state_dict()) - set(state) - {
+        k for k in head.state_dict() if k.endswith("num_batches_tracked")})
+    if missing:
+        raise SystemExit(f"{path}: no mark head in it (no weights for {', '.join(missing[:3])})")
+    head.load_state_dict(state, strict=False)
+
+
+def same_marks(shipped: Path, exported: Path, channels: int, size: int, seed: int,
+               tolerance: float = 1e-4) -> float:
+    """The largest difference between the ``marks`` logits of two ONNX readers on 256 random
+    crops; a difference above ``tolerance`` ends the run with one line (the network did not
+    keep the blocks the head branches off, so the head must be trained again)."""
+    crops = np.random.default_rng(seed).random((256, channels, size, size), np.float32)
+    marks = []
+    for path in (shipped, exported):
+        session = ort.InferenceSession(str(path), providers=["CPUExecutionProvider"])
+        marks.append(session.run(["marks"], {"crops": crops})[0])
+    worst = float(np.abs(marks[0] - marks[1]).max())
+    if worst > tolerance:
+        raise SystemExit(f"{exported}: its mark head reads {worst:.3g} off that of {shipped}: "
+                         f"the network's first {BRANCH} modules changed; train the head again "
+                         "(--head-init with --data) instead of putting it back")
+    return worst
+
+
+def put_back(args: argparse.Namespace, net: CellNet, meta: ModelMeta, start: float,
+             argv: list[str] | None) -> int:
+    """``--head-from``: the shipped head, its threshold and figures, on a network that kept
+    the blocks the head branches off (``train_classifier.py --freeze-early 7``): its logits
+    are the same, so no data is needed; checked on random crops."""
+    info_path = args.head_from.with_suffix(".json")
+    shipped = ModelMeta.load(info_path).mark_head if info_path.exists() else None
+    if not shipped:
+        raise SystemExit(f"{info_path}: no mark head described (the metadata beside "
+                         f"{args.head_from} is needed, with its threshold)")
+    head = MarkHead(2 * net.features[0].out_channels, args.hidden)
+    load_onnx_head(head, args.head_from)
+    args.out.mkdir(parents=True, exist_ok=True)
+    stem = args.name or args.meta.stem
+    exported = args.out / f"{stem}.onnx"
+    trial = args.out / f"{stem}.put_back.onnx"  # --out may hold the --head-from file itself
+    export_onnx(MarkedCellNet(net, head), meta.input_size, trial,
+                ("logits", "sides", "joins", "marks"), meta.channels)
+    try:
+        worst = same_marks(args.head_from, trial, meta.channels, meta.input_size, args.seed)
+    except SystemExit:
+        trial.unlink()
+        raise
+    os.replace(trial, exported)
+    torch.save(head.state_dict(), args.head_out or args.out / f"{stem}_mark_head.pt")
+    recipe = "scripts/train_mark_head.py " + " ".join(
+        str(a) for a in (argv if argv is not None else sys.argv[1:]))
+    meta.mark_head = {**shipped, "recipe": f"{shipped['recipe']}; {recipe}",
+                      "put_back": {"from": args.head_from.name, "largest_logit_change": worst,
+                                   "date": dt.datetime.now(dt.UTC).isoformat(
+                                       timespec="seconds")}}
+    meta.save(args.out / f"{stem}.json")
+    print(f"mark head of {args.head_from} put back (logits within {worst:.2g}); threshold "
+          f"{shipped['threshold']}; done in {time.time() - start:.0f}s; model in {exported}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--init", type=Path, required=True, help="the parts network (.pt)")
+    parser.add_argument("--init", type=Path, required=True,
+                        help="the parts network (.pt, or a shipped .onnx file)")
     parser.add_argument("--meta", type=Path, required=True, help="its metadata (.json)")
-    parser.add_argument("--data", type=Path, nargs="+", required=True)
+    parser.add_argument("--data", type=Path, nargs="*", default=[],
+                        help="marked boards and unmarked ones (not needed with --head-from)")
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--name", default=None,
                         help="file name stem (default: that of --meta)")
@@ -149,6 +227,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--head-init", type=Path, default=None,
                         help="start from these head weights (.pt); with --epochs 0, only set "
                              "the threshold again and export")
+    parser.add_argument("--head-from", type=Path, default=None,
+                        help="a shipped reader (.onnx, its .json beside it) whose mark head, "
+                             "threshold and figures go onto --init unchanged: for a network "
+                             "tuned with train_classifier.py --freeze-early 7 (checked)")
     parser.add_argument("--seed", type=int, default=20261209)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--val-fraction", type=float, default=0.08)
@@ -161,12 +243,22 @@ def main(argv: list[str] | None = None) -> int:
     if meta.ink_channels != "each+blue":
         raise SystemExit(f"{args.meta}: ink_channels {meta.ink_channels!r}; the mark head is "
                          "trained on networks that take darkness and blueness ('each+blue')")
-    state = load_weights(args.init)
-    width = int(state["features.0.weight"].shape[0])
-    net = CellNet(meta.classes, width=width, channels=meta.channels)
-    net.load_state_dict(state)
+    if args.init.suffix == ".onnx":
+        net = CellNet(meta.classes, width=onnx_width(args.init), channels=meta.channels)
+        load_onnx_weights(net, args.init)
+    else:
+        state = load_weights(args.init)
+        width = int(state["features.0.weight"].shape[0])
+        net = CellNet(meta.classes, width=width, channels=meta.channels)
+        net.load_state_dict(state)
+    width = net.features[0].out_channels
     for p in net.parameters():
         p.requires_grad_(False)
+    if args.head_from:
+        return put_back(args, net, meta, start, argv)
+    if not args.data:
+        raise SystemExit("--data: marked boards are needed to train the head or set its "
+                         "threshold (or --head-from a shipped reader to put its head back)")
     head = MarkHead(2 * width, args.hidden)
     if args.head_init:
         head.load_state_dict(load_weights(args.head_init))

@@ -446,3 +446,47 @@ def test_freeze_early_keeps_the_blocks_the_mark_head_branches_off(tmp_path):
     assert not torch.equal(logits[0][1], logits[1][1])  # the side kinds
     with pytest.raises(SystemExit):  # argparse's one line, not a traceback
         train.main([*common, "--out", str(tmp_path / "c"), "--freeze-early", "-1"])
+
+
+def test_the_shipped_mark_head_goes_back_on_a_network_tuned_with_its_blocks_kept(tmp_path):
+    """train_mark_head.py --head-from: the shipped faint-ink reader's mark head, threshold and
+    figures go onto a network tuned from its ONNX file with --freeze-early 7 (no marked data
+    needed: the head's logits are the same, checked); on a network tuned without it the put
+    back is refused in one line."""
+    import onnxruntime as ort
+
+    from vision.model_files import models_dir
+
+    train = load_script("train_classifier")
+    marks = load_script("train_mark_head")
+    shipped = models_dir() / "faint_cell_classifier.onnx"
+    data = _small_boards(tmp_path / "data", 2, 4710, "--expansion", "mix")
+    common = ["--data", str(data / "part000.npz"), "--epochs", "1", "--batch", "8",
+              "--val-fraction", "0.5", "--orienter-epochs", "0", "--width", "24", "--blue",
+              "--freeze-norms", "--init", str(shipped), "--lr", "1e-2"]
+    assert train.main([*common, "--out", str(tmp_path / "kept"),
+                       "--freeze-early", str(marks.BRANCH)]) == 0
+    assert train.main([*common, "--out", str(tmp_path / "moved")]) == 0
+
+    put_back = ["--meta", str(shipped.with_suffix(".json")), "--head-from", str(shipped),
+                "--name", "faint_cell_classifier", "--threads", "1"]
+    assert marks.main(["--init", str(tmp_path / "kept" / "cell_classifier.pt"),
+                       "--out", str(tmp_path / "out"), *put_back]) == 0
+    ours = tmp_path / "out" / "faint_cell_classifier.onnx"
+    crops = np.random.default_rng(3).random((8, 2, 72, 72), np.float32)
+    runs = [ort.InferenceSession(str(path)).run(["sides", "marks"], {"crops": crops})
+            for path in (shipped, ours)]
+    np.testing.assert_allclose(runs[0][1], runs[1][1], atol=1e-4)  # the same marks
+    assert np.abs(runs[0][0] - runs[1][0]).max() > 1e-3  # but a tuned reading
+    before = ModelMeta.load(shipped.with_suffix(".json")).mark_head
+    after = ModelMeta.load(ours.with_suffix(".json")).mark_head
+    assert after["threshold"] == before["threshold"] and after["figures"] == before["figures"]
+    assert after["put_back"]["from"] == shipped.name and "--head-from" in after["recipe"]
+
+    with pytest.raises(SystemExit, match="first 7 modules changed"):
+        marks.main(["--init", str(tmp_path / "moved" / "cell_classifier.pt"),
+                    "--out", str(tmp_path / "refused"), *put_back])
+    assert not list((tmp_path / "refused").glob("*.onnx"))
+    with pytest.raises(SystemExit, match="--data: marked boards are needed"):
+        marks.main(["--init", str(tmp_path / "kept" / "cell_classifier.pt"),
+                    "--meta", str(shipped.with_suffix(".json")), "--out", str(tmp_path / "x")])

@@ -101,6 +101,36 @@ def test_one_river_space_read_surely_as_a_highway_does_not_keep_colour_out(blue_
     assert board_colours(grid, probs, classes, ink, params) is not None
 
 
+def test_a_river_space_whose_thin_banks_show_no_colour_does_not_keep_colour_out(blue_river,
+                                                                                monkeypatch):
+    """One of this board's river spaces is drawn in thin banks whose blue does not show, and
+    the faint-ink parts network (since step 18) reads it rightly and surely as a river. Were
+    every sure water space required to be of the water's colour, that space would keep the
+    colour rule off the board, and six river banks would stay highways; a fifth of them may
+    not be (``water_exceptions``). On the board's own ink and final reading."""
+    path, truth = blue_river
+    calls = []
+
+    def spy(grid, probs, classes, review, ink, params):
+        calls.append((grid, probs, classes, ink))
+        return check_water_colour(grid, probs, classes, review, ink, params)
+
+    monkeypatch.setattr(recognizer_module, "check_water_colour", spy)
+    Recognizer.load().read(path)
+    grid, probs, classes, ink = calls[-1]
+    params = WaterColourParams()
+    middle = board_colours(grid, probs, classes, ink, params)
+    assert middle is not None
+    index = {token: i for i, token in enumerate(classes)}
+    pale = [(r, c) for r in range(7) for c in range(7)
+            if set(side_letters(grid[r][c])) == {"W", "_"} and grid[r][c] == truth[r][c]
+            and probs[r, c, index[grid[r][c]]] >= params.sure
+            and ink.pixels[7 * r + c] >= params.min_ink_px
+            and water_share(ink, 7 * r + c, middle) < params.water_share_min]
+    assert len(pale) == 1
+    assert board_colours(grid, probs, classes, ink, replace(params, water_exceptions=0.0)) is None
+
+
 def test_a_board_with_routes_in_the_waters_blue_is_left_as_read():
     """Sample board 12: some routes drawn with the blue pen the river is drawn with. The
     spaces read surely as routes are not all of the routes' colour, so colour says nothing."""

@@ -43,10 +43,12 @@ class WaterColourParams:
     land_share: float = 0.05  # at most this much: no water drawn
     # every sure route space's ink at most this much of the water's colour (but for this
     # share of them: a river read surely as a highway), and every sure water space's at
-    # least this much, or the board's colours are not told apart
+    # least this much (but for this share of them: thin banks whose colour does not show),
+    # or the board's colours are not told apart
     route_share_max: float = 0.2
     route_exceptions: float = 0.1
     water_share_min: float = 0.5
+    water_exceptions: float = 0.2
 
 
 @dataclass(frozen=True)
@@ -81,8 +83,9 @@ def board_colours(grid: list[list[str]], probs: np.ndarray, classes: list[str],
     """The blueness between the board's water and its routes, from the spaces read surely
     as water alone and as routes alone with ink enough to measure (their median blueness
     levels' midpoint); None when there are too few, the levels are too close, or sure
-    spaces' ink is not their kind's colour (a sure water space's, or more than
-    ``route_exceptions`` of the sure route spaces'). Water-coloured ink is ``water_coloured``."""
+    spaces' ink is not their kind's colour (more than ``water_exceptions`` of the sure water
+    spaces', or ``route_exceptions`` of the sure route spaces'). Water-coloured ink is
+    ``water_coloured``."""
     index = {token: i for i, token in enumerate(classes)}
     water, routes = [], []
     for k in range(len(ink.pixels)):
@@ -105,8 +108,9 @@ def board_colours(grid: list[list[str]], probs: np.ndarray, classes: list[str],
     # below the middle: the routes are the bluer (a black river beside blue routes)
     middle = middle if water_level > route_level else -middle
     blue_routes = sum(water_share(ink, k, middle) > params.route_share_max for k in routes)
+    pale_water = sum(water_share(ink, k, middle) < params.water_share_min for k in water)
     if (blue_routes > params.route_exceptions * len(routes)
-            or min(water_share(ink, k, middle) for k in water) < params.water_share_min):
+            or pale_water > params.water_exceptions * len(water)):
         return None
     return middle
 
