@@ -248,8 +248,8 @@ def main(argv: list[str] | None = None) -> int:
         load_onnx_weights(net, args.init)
     else:
         state = load_weights(args.init)
-        width = int(state["features.0.weight"].shape[0])
-        net = CellNet(meta.classes, width=width, channels=meta.channels)
+        net = CellNet(meta.classes, width=int(state["features.0.weight"].shape[0]),
+                      channels=meta.channels)
         net.load_state_dict(state)
     width = net.features[0].out_channels
     for p in net.parameters():

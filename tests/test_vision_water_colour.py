@@ -46,6 +46,20 @@ def _wrong(grid: list[list[str]], truth: list[list[str]]) -> set[tuple[int, int]
     return {(r, c) for r in range(7) for c in range(7) if grid[r][c] != truth[r][c]}
 
 
+def _colour_inputs(path: Path, monkeypatch) -> tuple:
+    """The board's final reading and ink as the reader hands them to the colour rule
+    (grid, probabilities, classes, ink), taken from its call."""
+    calls = []
+
+    def spy(grid, probs, classes, review, ink, params):
+        calls.append((grid, probs, classes, ink))
+        return check_water_colour(grid, probs, classes, review, ink, params)
+
+    monkeypatch.setattr(recognizer_module, "check_water_colour", spy)
+    Recognizer.load().read(path)
+    return calls[-1]
+
+
 def test_river_banks_in_blue_are_read_as_a_river_and_listed(blue_river):
     path, truth = blue_river
     without = Recognizer.load(params=ReadParams(water_colour=WaterColourParams(enabled=False)))
@@ -74,15 +88,7 @@ def test_one_river_space_read_surely_as_a_highway_does_not_keep_colour_out(blue_
     banks as a highway at 0.9 until the faint-ink parts network was trained on more Deep
     Blue boards; they now read it a little less surely.)"""
     path, _ = blue_river
-    calls = []
-
-    def spy(grid, probs, classes, review, ink, params):
-        calls.append((grid, probs, classes, ink))
-        return check_water_colour(grid, probs, classes, review, ink, params)
-
-    monkeypatch.setattr(recognizer_module, "check_water_colour", spy)
-    Recognizer.load().read(path)
-    grid, probs, classes, ink = calls[-1]
+    grid, probs, classes, ink = _colour_inputs(path, monkeypatch)
     params = WaterColourParams()
     middle = board_colours(grid, probs, classes, ink, params)
     assert middle is not None
@@ -109,15 +115,7 @@ def test_a_river_space_whose_thin_banks_show_no_colour_does_not_keep_colour_out(
     colour rule off the board, and six river banks would stay highways; a fifth of them may
     not be (``water_exceptions``). On the board's own ink and final reading."""
     path, truth = blue_river
-    calls = []
-
-    def spy(grid, probs, classes, review, ink, params):
-        calls.append((grid, probs, classes, ink))
-        return check_water_colour(grid, probs, classes, review, ink, params)
-
-    monkeypatch.setattr(recognizer_module, "check_water_colour", spy)
-    Recognizer.load().read(path)
-    grid, probs, classes, ink = calls[-1]
+    grid, probs, classes, ink = _colour_inputs(path, monkeypatch)
     params = WaterColourParams()
     middle = board_colours(grid, probs, classes, ink, params)
     assert middle is not None
