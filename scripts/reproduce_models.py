@@ -96,9 +96,17 @@ This is the recipe that produced ``models/cell_classifier.*`` (the parts network
    from step 17's file (``train_mark_head.py --head-from``, checked to give the same logits):
    shipped as ``faint_cell_classifier.*`` (issues 14 and 16, docs/VISION.md "Fresh Deep Blue
    phone boards for the faint-ink parts network").
+19. (Run after steps 16 and 18.) Fresh base-game boards of data version 7, 2,400 in phone
+   conditions (spaces partly covered labelled; about 7 minutes) and 600 clean (1 minute),
+   and step 16's faint-ink base-game reader widened from 24 to 32 channels
+   (train_classifier.widen) and trained on them with step 18's 1,200 phone and 600 clean
+   base-game boards, 3 epochs (about 60 minutes alone), its weights stored as float16
+   (``--half-weights``: the file stays under 1 MB), in ``data/faint_base_w32``: shipped as
+   ``faint_base_classifier.*`` (issue 14, docs/VISION.md "The faint-ink base-game reader
+   widened again, its weights stored as float16").
 
 Steps 1-6 cut their crops from the darkest channel (data version 4, ``--darkest-channel``),
-as they were made for the shipped models; steps 7-10, 12, 13 and 15-18 cut version 5, 6
+as they were made for the shipped models; steps 7-10, 12, 13 and 15-19 cut version 5, 6
 or 7, as the reader cuts crops now for the networks trained on them (the same on white or
 grey paper).
 
@@ -129,6 +137,7 @@ import train_round_numbers
 from vision.model_meta import (
     BASE_META_FILE,
     BASE_MODEL_FILE,
+    FAINT_BASE_META_FILE,
     FAINT_BASE_MODEL_FILE,
     FAINT_MODEL_FILE,
     META_FILE,
@@ -236,6 +245,15 @@ FAINT_PARTS_V16_CLEAN_DATASETS = [("v16_water", 1_330_000, 600, 5.0, "mix", None
 FAINT_PARTS_V16_TUNING = ["--epochs", "3", "--max-minutes", "45", "--width", "24",
                           "--orienter-epochs", "0", "--threads", "2", "--seed", "20261221",
                           "--lr", "5e-4", "--blue", "--freeze-norms", "--freeze-early", "7"]
+# Fresh base-game boards of data version 7 (in phone conditions with the spaces partly covered
+# labelled, and in the renderer's own), and step 16's faint-ink base-game reader widened from
+# 24 to 32 channels and trained on them with step 18's base-game boards; its weights stored
+# as float16, so that the file stays under 1 MB
+FAINT_BASE_V17_DATASETS = [("v17_phone", 1_350_000, 2_400, 5.0, None, "phone")]
+FAINT_BASE_V17_CLEAN_DATASETS = [("v17_base", 1_360_000, 600, 5.0, None, None)]
+BASE_V17_WIDENING = ["--epochs", "3", "--max-minutes", "70", "--width", "32",
+                     "--orienter-epochs", "0", "--threads", "2", "--seed", "20261222",
+                     "--lr", "1e-3", "--base-game", "--freeze-norms", "--half-weights"]
 # Step 13's faint-ink base-game reader tuned on step 15's first 1,200 clean base-game boards
 # and its phone-condition base-game boards (spaces partly under a hand, pen or die labelled)
 COVERED_BASE_PARTS = 6  # the clean boards' parts (200 boards each) that go into step 16
@@ -503,6 +521,29 @@ def main(argv: list[str] | None = None) -> int:
                                    *tuning_v16_commands, *clean_v16_commands,
                                    tuned_meta.recipe])
     tuned_meta.save(faint_meta)
+    # step 19: step 16's faint-ink base-game reader, as installed above, widened and trained
+    # on fresh base-game boards and step 18's (phone, then clean; the order decides the
+    # validation boards)
+    faint_base_meta = args.out / FAINT_BASE_META_FILE
+    step16 = args.data / "faint_base_step16"
+    step16.mkdir(parents=True, exist_ok=True)
+    for installed in (args.out / FAINT_BASE_MODEL_FILE, faint_base_meta):
+        shutil.copyfile(installed, step16 / installed.name)
+    phone_v17, phone_v17_commands, clean_v17, clean_v17_commands = make_tuning_data(
+        args.data, FAINT_BASE_V17_DATASETS, FAINT_BASE_V17_CLEAN_DATASETS, args.workers)
+    print(f"step 19's data ready after {time.time() - start:.0f}s", flush=True)
+    faint_base_w32 = args.data / "faint_base_w32"
+    train_classifier.main([
+        "--data", *phone_v17, *(p for p in tuning_v16 if Path(p).parent.name == "v16_phone"),
+        *clean_v17, *(p for p in clean_v16 if Path(p).parent.name == "v16_base"),
+        "--out", str(faint_base_w32), *BASE_V17_WIDENING,
+        "--init", str(step16 / FAINT_BASE_MODEL_FILE)])
+    widened = ModelMeta.load(faint_base_w32 / BASE_META_FILE)
+    widened.recipe = "; ".join([ModelMeta.load(step16 / faint_base_meta.name).recipe,
+                                tuning_v16_commands[1], clean_v16_commands[1],
+                                *phone_v17_commands, *clean_v17_commands, widened.recipe])
+    shutil.copyfile(faint_base_w32 / BASE_MODEL_FILE, args.out / FAINT_BASE_MODEL_FILE)
+    widened.save(faint_base_meta)
     board_context.main([*CONTEXT_COUNTING, "--out", str(args.out)])
     print(f"models in {args.out} after {time.time() - start:.0f}s")
     return 0

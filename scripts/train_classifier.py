@@ -419,9 +419,42 @@ def load_onnx_weights(model: nn.Module, path: Path) -> int:
 
 
 def onnx_tensors(graph: onnx.GraphProto) -> dict[str, torch.Tensor]:
-    """An exported graph's stored tensors, by name."""
-    return {t.name: torch.from_numpy(numpy_helper.to_array(t).copy())
-            for t in graph.initializer}
+    """An exported graph's stored tensors, by name; a weight stored as float16 (``store_half``)
+    also under the name of the Cast that turns it back into float32, as float32."""
+    stored = {t.name: numpy_helper.to_array(t) for t in graph.initializer}
+    for node in graph.node:
+        if node.op_type == "Cast" and node.input[0] in stored:
+            stored[node.output[0]] = stored[node.input[0]].astype(np.float32)
+    return {name: torch.from_numpy(array.copy()) for name, array in stored.items()}
+
+
+HALF_SUFFIX = ".float16"  # a weight stored as float16 is named this after its float32 name
+
+
+def store_half(path: Path) -> None:
+    """Rewrite an exported ONNX file with every float32 weight stored as float16 and cast back
+    to float32 by a Cast node under the weight's own name: the file is half as large, the
+    graph computes in float32 as before, with weights rounded to float16 (a relative change
+    under 5e-4). onnxruntime folds the casts when it loads the file, so reading costs what it
+    did."""
+    model = onnx.load(str(path))
+    graph = model.graph
+    casts = []
+    for tensor in graph.initializer:
+        if tensor.data_type != onnx.TensorProto.FLOAT:
+            continue
+        name = tensor.name
+        half = numpy_helper.from_array(numpy_helper.to_array(tensor).astype(np.float16),
+                                       name + HALF_SUFFIX)
+        tensor.CopyFrom(half)
+        casts.append(onnx.helper.make_node("Cast", [name + HALF_SUFFIX], [name],
+                                           to=onnx.TensorProto.FLOAT,
+                                           name=f"{name}{HALF_SUFFIX}/Cast"))
+    nodes = casts + list(graph.node)
+    del graph.node[:]
+    graph.node.extend(nodes)
+    onnx.checker.check_model(model)
+    onnx.save(model, str(path))
 
 
 def folded_convolutions(graph: onnx.GraphProto, weights: dict[str, torch.Tensor],
@@ -465,11 +498,10 @@ def _onnx_graph(path: Path) -> onnx.GraphProto:
 def onnx_width(path: Path) -> int:
     """The width of a shipped reader's ONNX file: its first convolution's output channels."""
     graph = _onnx_graph(path)
-    weights = {t.name: t for t in graph.initializer}
     first = next((node for node in graph.node if node.op_type == "Conv"), None)
     if first is None:
         raise SystemExit(f"{path}: no convolution in it (not one of rink's readers)")
-    return int(weights[first.input[1]].dims[0])
+    return int(onnx_tensors(graph)[first.input[1]].shape[0])
 
 
 def widen(narrow: nn.Module, wide: nn.Module, seed: int, noise: float = 1e-3) -> None:
@@ -638,6 +670,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--blue", action="store_true",
                         help="give the network the ink's blueness as a second channel "
                              "(vision.crops.ink_blueness; data version 6)")
+    parser.add_argument("--half-weights", action="store_true",
+                        help="store the ONNX file's weights as float16, each cast back to "
+                             "float32 when the file is loaded (store_half: half the file, the "
+                             "same float32 arithmetic)")
     parser.add_argument("--orienter-epochs", type=int, default=12,
                         help="epochs for the board orienter (0: do not train it)")
     args = parser.parse_args(argv)
@@ -740,6 +776,8 @@ def main(argv: list[str] | None = None) -> int:
               f"T {temperature:.2f}  ({time.time() - t0:.0f}s)", flush=True)
         export_onnx(model, size, args.out / files[0],
                     ("logits",) if args.base_game else ("logits", "sides", "joins"), channels)
+        if args.half_weights:
+            store_half(args.out / files[0])
         torch.save(model.state_dict(), args.out / files[2])
         ModelMeta(
             classes=list(READER_BASE_CLASSES if args.base_game else CLASSES),
@@ -764,7 +802,8 @@ def main(argv: list[str] | None = None) -> int:
             date=dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
             accuracy={"validation_space_accuracy": round(acc, 5),
                       "validation_crops": len(val_y), "epochs_done": epoch + 1},
-            notes=f"{type(model).__name__} width {args.width}",
+            notes=f"{type(model).__name__} width {args.width}"
+                  + ("; weights stored as float16 (store_half)" if args.half_weights else ""),
             recipe="scripts/train_classifier.py " + " ".join(argv if argv is not None
                                                             else sys.argv[1:]),
         ).save(args.out / files[1])

@@ -386,6 +386,43 @@ def test_a_narrow_network_widened_reads_as_before(tmp_path):
     assert reader.read(np.zeros((49, 72, 72), np.uint8)).shape == (49, 83)
 
 
+def test_weights_stored_as_float16_read_as_the_network_does(tmp_path):
+    """--half-weights stores the exported weights as float16 (store_half): the file is about
+    half as large, onnxruntime reads it as the trained float32 network within float16's
+    rounding, and a run started from it (onnx_width, load_onnx_weights) gets those weights."""
+    import onnxruntime as ort
+    import torch
+
+    train = load_script("train_classifier")
+    data = _small_boards(tmp_path / "data", 2, 4800)
+    out = tmp_path / "half"
+    assert train.main(["--data", str(data / "part000.npz"), "--epochs", "1", "--batch", "32",
+                       "--val-fraction", "0.5", "--orienter-epochs", "0", "--base-game",
+                       "--width", "10", "--out", str(out), "--half-weights"]) == 0
+    trained = train.BaseGameNet(width=10)
+    trained.load_state_dict(torch.load(out / "base_classifier.pt"))
+    full = tmp_path / "full.onnx"
+    train.export_onnx(trained, 72, full, ("logits",))
+    half = out / "base_classifier.onnx"
+    assert 0.45 < half.stat().st_size / full.stat().st_size < 0.6
+    x = np.random.default_rng(9).normal(0, 1, (6, 1, 72, 72)).astype(np.float32)
+    with torch.no_grad():
+        ours = trained(torch.from_numpy(x))[0].numpy()
+    theirs = ort.InferenceSession(str(half)).run(["logits"], {"crops": x})[0]
+    assert not np.array_equal(theirs, ours)  # rounded, ...
+    np.testing.assert_allclose(theirs, ours, atol=2e-3 * np.abs(ours).max())  # ... slightly
+    assert train.onnx_width(half) == 10
+    model = train.BaseGameNet(width=10)
+    assert train.load_onnx_weights(model, half) == 27
+    model.eval()
+    with torch.no_grad():
+        np.testing.assert_allclose(model(torch.from_numpy(x))[0].numpy(), theirs, atol=1e-4)
+    assert ModelMeta.load(out / "base_classifier.json").notes.endswith(
+        "weights stored as float16 (store_half)")
+    reader = BaseGameClassifier.load(out)
+    assert reader.read(np.zeros((49, 72, 72), np.uint8)).shape == (49, 83)
+
+
 def test_bad_data_and_weights_paths_end_in_one_line_naming_them(tmp_path, capsys):
     train = load_script("train_classifier")
     not_npz = tmp_path / "notes.npz"
