@@ -443,9 +443,11 @@ def store_half(path: Path) -> None:
     for tensor in graph.initializer:
         if tensor.data_type != onnx.TensorProto.FLOAT:
             continue
-        name = tensor.name
-        half = numpy_helper.from_array(numpy_helper.to_array(tensor).astype(np.float16),
-                                       name + HALF_SUFFIX)
+        name, weights = tensor.name, numpy_helper.to_array(tensor)
+        if np.abs(weights).max(initial=0.0) > np.finfo(np.float16).max:
+            raise SystemExit(f"{path}: weight {name} is too large for float16; export it "
+                             "without --half-weights")
+        half = numpy_helper.from_array(weights.astype(np.float16), name + HALF_SUFFIX)
         tensor.CopyFrom(half)
         casts.append(onnx.helper.make_node("Cast", [name + HALF_SUFFIX], [name],
                                            to=onnx.TensorProto.FLOAT,

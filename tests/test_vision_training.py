@@ -421,6 +421,12 @@ def test_weights_stored_as_float16_read_as_the_network_does(tmp_path):
         "weights stored as float16 (store_half)")
     reader = BaseGameClassifier.load(out)
     assert reader.read(np.zeros((49, 72, 72), np.uint8)).shape == (49, 83)
+    # a weight float16 cannot hold ends the run in one line naming the file and the weight
+    with torch.no_grad():
+        trained.head[2].weight[0, 0] = 1e6
+    train.export_onnx(trained, 72, full, ("logits",))
+    with pytest.raises(SystemExit, match=re.escape("full.onnx: weight head.2.weight is too large")):
+        train.store_half(full)
 
 
 def test_bad_data_and_weights_paths_end_in_one_line_naming_them(tmp_path, capsys):
