@@ -539,6 +539,7 @@ def main(argv: list[str] | None = None) -> int:
         "--out", str(faint_base_w32), *BASE_V17_WIDENING,
         "--init", str(step16 / FAINT_BASE_MODEL_FILE)])
     widened = ModelMeta.load(faint_base_w32 / BASE_META_FILE)
+    # the commands of v16_phone and v16_base: make_data's commands follow its datasets
     widened.recipe = "; ".join([ModelMeta.load(step16 / faint_base_meta.name).recipe,
                                 tuning_v16_commands[1], clean_v16_commands[1],
                                 *phone_v17_commands, *clean_v17_commands, widened.recipe])
