@@ -12,9 +12,10 @@ import pytest
 
 from tests.project_scripts import load_script
 from vision.board_context import CONTEXT_FILE, BoardContext, ContextScorer
-from vision.covered import FROM_NEIGHBOURS, CoveredParams, looks_played, read_covered
+from vision.covered import FROM_NEIGHBOURS, CoveredParams, read_covered
 from vision.ink_check import COVERED
 from vision.model_files import models_dir
+from vision.played import looks_played
 from vision.recognizer import ReadParams, Recognizer
 from vision.render import PhotoOptions, render_photo
 from vision.render.games import play_game, random_board

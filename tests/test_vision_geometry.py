@@ -8,7 +8,7 @@ import pytest
 
 from scoring.space import parse_token
 from vision.crops import darkest_channel, ink_darkness, space_crops
-from vision.decode import decode
+from vision.decode import DecodeParams, decode
 from vision.exit_marks import exit_axis_evidence
 from vision.model_meta import CLASSES, mirror_index_map, rotate_token, rotation_index_map
 from vision.orient import EXIT_VIEW
@@ -168,6 +168,25 @@ def test_decode_breaks_near_ties_by_neighbours_and_lists_them(second):
     assert decoded.grid[3][3] == "_H_H"
     assert [(d.row, d.col) for d in decoded.review] == [(3, 3)]
     assert "neighbours" in decoded.review[0].reason
+
+
+def test_decode_turns_a_route_that_meets_an_exit_of_the_other_kind():
+    grid = [["."] * 7 for _ in range(7)]
+    grid[0][3] = "R_R_"  # a railway from the top's railway Exit (row 0, column 3) down
+    probs = _probs_for(grid)
+    index = {t: i for i, t in enumerate(CLASSES)}
+    probs[0, 3] = 0.001
+    probs[0, 3, index["H_H_"]] = 0.60  # read as a highway, far ahead
+    probs[0, 3, index["R_R_"]] = 0.25
+    probs[0, 3] /= probs[0, 3].sum()
+    # a highway meeting the railway Exit: the photo's reading would stand if the Exit only
+    # rewarded a match (the rule until 6 Dec 2026) ...
+    kept = decode(probs, list(CLASSES), DecodeParams(exit_match=0.5, exit_clash=0.0))
+    assert kept.grid[0][3] == "H_H_"
+    # ... a highway never joins a railway Exit, so the clash weighs
+    decoded = decode(probs, list(CLASSES))
+    assert decoded.grid[0][3] == "R_R_"
+    assert "H_H_" in next(e.reason for e in decoded.review if (e.row, e.col) == (0, 3))
 
 
 @pytest.mark.parametrize("dtype", [np.uint8, np.float32])

@@ -3,9 +3,9 @@
 The ink check (``vision.ink_check``) measures how much of each space something covers. The
 classifier reads such a space from the little of it that shows, or from the cover itself: a
 pen across an empty space looks like a highway, a hand hides a route entirely. On a board
-that looks played by the rules (``looks_played``), ``read_covered`` reads each covered space
-again, weighing the classifier's reading by how much of the space shows against what a
-played board has there given its neighbours (``vision.board_context``): the routes that
+that looks played by the rules (``vision.played.looks_played``), ``read_covered`` reads each
+covered space again, weighing the classifier's reading by how much of the space shows against
+what a played board has there given its neighbours (``vision.board_context``): the routes that
 reach it, the Exits beside it, the empty spaces round it. A space whose reading changes is
 listed for review with what the photo showed; every covered space is listed as covered by
 the ink check in any case.
@@ -18,16 +18,15 @@ a player's real mistakes still show up as Errors.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
-from scoring.sides import Side
-from scoring.space import EMPTY_TOKEN
 from vision.board_context import ContextScorer
+from vision.played import PlayedParams, looks_played
 from vision.rectify import GRID
 from vision.review import ReviewEntry
-from vision.space_parts import ODD_CLASSES, side_letters
+from vision.space_parts import ODD_CLASSES
 
 FROM_NEIGHBOURS = "read from its neighbours"
 
@@ -45,45 +44,9 @@ class CoveredParams:
     # a reading at least this sure is kept, however covered its space: the reader sees its
     # ink (on the tuning renders, keeping them cost nothing)
     keep_sure: float = 0.99
-    # the board looks played: of the side pairs where two surely read, uncovered, drawn
-    # spaces meet with a route on either side, at most this share clash (a route against a
-    # blank side or the other kind of route; legal games: 0-0.2, random boards: 0.5-1), and
-    # there are at least ``min_pairs`` such pairs
-    sure: float = 0.9
-    max_clashes: float = 0.3
-    min_pairs: int = 3
+    # when the board looks played (vision.played)
+    played: PlayedParams = field(default_factory=PlayedParams)
     sweeps: int = 3  # passes over the covered spaces, so that neighbours settle together
-
-
-def clash_share(grid: list[list[str]], probs: np.ndarray, covered: np.ndarray,
-                params: CoveredParams = CoveredParams()) -> tuple[float, int]:
-    """(share of clashing side pairs, pairs counted) between surely read, uncovered, drawn
-    neighbours of ``grid``, where at least one of the two sides carries a route."""
-    clear = (probs.max(axis=2) >= params.sure) & (covered < params.covered)
-    clashes = pairs = 0
-    for r in range(GRID):
-        for c in range(GRID):
-            for side in (Side.E, Side.S):
-                dr, dc = side.delta
-                rr, cc = r + dr, c + dc
-                if rr >= GRID or cc >= GRID or not (clear[r, c] and clear[rr, cc]):
-                    continue
-                if EMPTY_TOKEN in (grid[r][c], grid[rr][cc]):
-                    continue
-                mine = side_letters(grid[r][c])[side]
-                theirs = side_letters(grid[rr][cc])[side.opposite]
-                if mine == theirs == "_":
-                    continue
-                pairs += 1
-                clashes += mine != theirs
-    return (clashes / pairs if pairs else 1.0), pairs
-
-
-def looks_played(grid: list[list[str]], probs: np.ndarray, covered: np.ndarray,
-                 params: CoveredParams = CoveredParams()) -> bool:
-    """Whether the board's clear spaces join as in a game played by the rules."""
-    share, pairs = clash_share(grid, probs, covered, params)
-    return pairs >= params.min_pairs and share <= params.max_clashes
 
 
 def read_covered(grid: list[list[str]], probs: np.ndarray, review: list[ReviewEntry],
@@ -99,7 +62,7 @@ def read_covered(grid: list[list[str]], probs: np.ndarray, review: list[ReviewEn
     spaces = [(r, c) for r in range(GRID) for c in range(GRID)
               if covered[r, c] >= params.covered and probs[r, c].max() < params.keep_sure
               and grid[r][c] not in ODD_CLASSES]
-    if not spaces or not looks_played(grid, probs, covered, params):
+    if not spaces or not looks_played(grid, probs, covered, params.played):
         return grid, list(review)
     classes = scorer.classes
     logp = np.log(probs.astype(np.float64) + 1e-6)

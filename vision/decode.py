@@ -3,24 +3,32 @@
 A clear reading (top probability >= ``clear``) is never changed: players' real mistakes must
 still show up as Errors. For unclear spaces, the candidates within ``near_tie`` of the best are
 re-ranked by log-probability plus a small bonus for each side that agrees with the neighbour
-(or the Exit) it faces, less a small penalty for water drawn in a shape no River or Lake die
+or the Exit it faces (a route reaching an Exit of the other kind counts against: a highway
+never joins a railway Exit), less a small penalty for water drawn in a shape no River or Lake die
 gives (``vision.water_faces``: on an unclear space such a shape is far more often a misread
 than a player's mistake). Every unclear or changed space goes to ``review``.
+
+The neighbours get no say on a board whose sure readings clash too often for a played game
+(``vision.played``): on a sheet of drawings that do not join, agreeing with the neighbours
+turns right readings wrong (on 300 phone-condition tuning renders, the uniformly random
+boards read 33 spaces worse with the bonus than without it).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
 from scoring.exits import exit_at
 from scoring.sides import Side
+from vision.played import PlayedParams, looks_unplayed
 from vision.review import ReviewEntry
 from vision.space_parts import side_letters
 from vision.water_faces import is_odd_water, odd_water_mask
 
 GRID = 7
+ROUTE_KINDS = ("H", "R")
 
 
 @dataclass(frozen=True)
@@ -32,10 +40,19 @@ class DecodeParams:
     review_below: float = 0.9  # a final reading less sure than this is listed for review
     near_tie: float = 0.25  # candidates with p >= near_tie * p_best may win on agreement
     agreement_weight: float = 0.6  # log-probability units per agreeing side
+    # a route reaching an Exit of its kind counts this many agreeing sides, one reaching an
+    # Exit of the other kind this many clashing ones (replayed on the saved probabilities
+    # of phone-condition tuning renders 8850000- (300): 0.5 and 0, the values until 6 Dec
+    # 2026, 709 wrong spaces; 1 and 2, 699; 1 and 1.5, 702; 1 and 3, 699)
+    exit_match: float = 1.0
+    exit_clash: float = 2.0
     # log-probability units taken from water no die gives (vision.water_faces); chosen by
     # replaying decode on the saved probabilities of Deep Blue tuning renders 9150000- (300)
     # and phone-condition ones 8850000- (300): 0.5, 1, 2 and 3 tried, 1 best on both
     odd_water_penalty: float = 1.0
+    # the agreement bonus counts for nothing on a board that looks unplayed (vision.played),
+    # judged on the best classes of its sure spaces
+    played: PlayedParams = field(default_factory=PlayedParams)
 
 
 @dataclass
@@ -46,8 +63,11 @@ class Decoded:
     review: list[ReviewEntry] = field(default_factory=list)
 
 
-def _agreement(grid: list[list[str]], r: int, c: int, token: str) -> float:
-    """Sides of ``token`` at (r, c) that match what they face, minus those that clash."""
+def _agreement(grid: list[list[str]], r: int, c: int, token: str,
+               params: DecodeParams) -> float:
+    """Sides of ``token`` at (r, c) that match what they face, minus those that clash; a
+    route reaching an Exit counts ``exit_match`` if of its kind, ``-exit_clash`` if of the
+    other (a highway never joins a railway Exit)."""
     score = 0.0
     mine = side_letters(token)
     for side in Side:
@@ -59,7 +79,12 @@ def _agreement(grid: list[list[str]], r: int, c: int, token: str) -> float:
             score += 1.0 if kind == facing else -1.0
         elif kind != "_":
             exit_ = exit_at(r, c, side)
-            score += 0.5 if exit_ is not None and exit_.kind == kind else 0.0
+            if exit_ is None:
+                continue
+            if exit_.kind == kind:
+                score += params.exit_match
+            elif kind in ROUTE_KINDS:
+                score -= params.exit_clash
     return score
 
 
@@ -68,6 +93,8 @@ def decode(probs: np.ndarray, classes: list[str], params: DecodeParams = DecodeP
     """Choose tokens from (7, 7, n_classes) probabilities; list the spaces to review."""
     best = probs.argmax(axis=2)
     grid = [[classes[best[r, c]] for c in range(GRID)] for r in range(GRID)]
+    if looks_unplayed(grid, probs, None, params.played):
+        params = replace(params, agreement_weight=0.0)
     penalty = params.odd_water_penalty * odd_water_mask(classes)
     changed: dict[tuple[int, int], str] = {}
     for _ in range(2):  # two sweeps let neighbouring unclear spaces settle together
@@ -79,7 +106,7 @@ def decode(probs: np.ndarray, classes: list[str], params: DecodeParams = DecodeP
                     continue
                 candidates = np.flatnonzero(p >= params.near_tie * top)
                 scores = [np.log(p[i] + 1e-9) - penalty[i]
-                          + params.agreement_weight * _agreement(grid, r, c, classes[i])
+                          + params.agreement_weight * _agreement(grid, r, c, classes[i], params)
                           for i in candidates]
                 choice = classes[candidates[int(np.argmax(scores))]]
                 grid[r][c] = choice
