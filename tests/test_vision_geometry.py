@@ -189,6 +189,24 @@ def test_decode_turns_a_route_that_meets_an_exit_of_the_other_kind():
     assert "H_H_" in next(e.reason for e in decoded.review if (e.row, e.col) == (0, 3))
 
 
+def test_decode_weighs_each_neighbour_by_how_surely_it_is_read():
+    grid = [["."] * 7 for _ in range(7)]
+    grid[2][3], grid[3][2], grid[3][3] = "H_H_", "_H_H", "_H_H"
+    probs = _probs_for(grid)
+    index = {t: i for i, t in enumerate(CLASSES)}
+    probs[2, 3] = 0.5 / (len(CLASSES) - 1)
+    probs[2, 3, index["H_H_"]] = 0.5  # above: a highway coming down, read in doubt
+    probs[3, 3] = 0.18 / (len(CLASSES) - 2)
+    probs[3, 3, index["H_H_"]], probs[3, 3, index["_H_H"]] = 0.42, 0.40
+    # counted fully, the doubtful highway above and the sure one on the left cancel out and
+    # the photo's slightly better reading stands ...
+    even = decode(probs, list(CLASSES), DecodeParams(neighbour_sureness=False))
+    assert even.grid[3][3] == "H_H_"
+    # ... weighed by how surely each is read, the sure neighbour has its way
+    decoded = decode(probs, list(CLASSES))
+    assert decoded.grid[3][3] == "_H_H" and decoded.grid[2][3] == "H_H_"
+
+
 @pytest.mark.parametrize("dtype", [np.uint8, np.float32])
 def test_darkest_channel_is_the_minimum_of_the_three(dtype):
     rng = np.random.default_rng(8)

@@ -46,6 +46,9 @@ class DecodeParams:
     # 2026, 709 wrong spaces; 1 and 2, 699; 1 and 1.5, 702; 1 and 3, 699)
     exit_match: float = 1.0
     exit_clash: float = 2.0
+    # a neighbour's side counts as surely as the neighbour is read (its top probability),
+    # not fully whatever its doubt (replayed on the same set: 699 wrong spaces to 691)
+    neighbour_sureness: bool = True
     # log-probability units taken from water no die gives (vision.water_faces); chosen by
     # replaying decode on the saved probabilities of Deep Blue tuning renders 9150000- (300)
     # and phone-condition ones 8850000- (300): 0.5, 1, 2 and 3 tried, 1 best on both
@@ -63,11 +66,13 @@ class Decoded:
     review: list[ReviewEntry] = field(default_factory=list)
 
 
-def _agreement(grid: list[list[str]], r: int, c: int, token: str,
+def _agreement(grid: list[list[str]], r: int, c: int, token: str, sureness: np.ndarray,
                params: DecodeParams) -> float:
-    """Sides of ``token`` at (r, c) that match what they face, minus those that clash; a
-    route reaching an Exit counts ``exit_match`` if of its kind, ``-exit_clash`` if of the
-    other (a highway never joins a railway Exit)."""
+    """Sides of ``token`` at (r, c) that match what they face, minus those that clash, each
+    weighed by how surely the neighbour it faces is read (``sureness``: (7, 7) top
+    probabilities; with ``neighbour_sureness`` off, 1 each); a route reaching an Exit counts
+    ``exit_match`` if of its kind, ``-exit_clash`` if of the other (a highway never joins a
+    railway Exit)."""
     score = 0.0
     mine = side_letters(token)
     for side in Side:
@@ -76,7 +81,8 @@ def _agreement(grid: list[list[str]], r: int, c: int, token: str,
         kind = mine[side]
         if 0 <= rr < GRID and 0 <= cc < GRID:
             facing = side_letters(grid[rr][cc])[side.opposite]
-            score += 1.0 if kind == facing else -1.0
+            weight = float(sureness[rr, cc]) if params.neighbour_sureness else 1.0
+            score += weight if kind == facing else -weight
         elif kind != "_":
             exit_ = exit_at(r, c, side)
             if exit_ is None:
@@ -92,6 +98,7 @@ def decode(probs: np.ndarray, classes: list[str], params: DecodeParams = DecodeP
            ) -> Decoded:
     """Choose tokens from (7, 7, n_classes) probabilities; list the spaces to review."""
     best = probs.argmax(axis=2)
+    sureness = probs.max(axis=2)
     grid = [[classes[best[r, c]] for c in range(GRID)] for r in range(GRID)]
     if looks_unplayed(grid, probs, None, params.played):
         params = replace(params, agreement_weight=0.0)
@@ -106,7 +113,8 @@ def decode(probs: np.ndarray, classes: list[str], params: DecodeParams = DecodeP
                     continue
                 candidates = np.flatnonzero(p >= params.near_tie * top)
                 scores = [np.log(p[i] + 1e-9) - penalty[i]
-                          + params.agreement_weight * _agreement(grid, r, c, classes[i], params)
+                          + params.agreement_weight
+                          * _agreement(grid, r, c, classes[i], sureness, params)
                           for i in candidates]
                 choice = classes[candidates[int(np.argmax(scores))]]
                 grid[r][c] = choice
