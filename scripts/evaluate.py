@@ -48,7 +48,8 @@ from vision.marks import UNEXPLAINED, MarkParams
 from vision.model_files import models_dir
 from vision.model_meta import META_FILE, ModelMeta
 from vision.recognizer import PhotoError, ReadParams, Recognizer
-from vision.render import PhotoOptions, render_photo, sample_grid
+from vision.render import PhotoOptions, render_photo, sample_board
+from vision.render.games import Board
 from vision.render.phone import PROFILES
 from vision.render.unread import KINDS as MARK_KINDS
 from vision.render.water_games import CHOICES, pick_expansions, water_board
@@ -192,30 +193,41 @@ def space_corner_errors(read: np.ndarray | None, truth: np.ndarray | None
 COVERED = 0.2  # a space this much hidden by a hand, pen or die counts as covered
 
 
+def case_board(seed: int, expansion: str | None = None) -> tuple[Board, tuple[str, ...]]:
+    """The board drawn for ``seed`` (a base board, or with ``expansion`` a River / Lake
+    board; its ``kind``: a game, a random sheet or one with illegal drawings), and the
+    expansions played on it."""
+    rng = np.random.default_rng([seed, 99])
+    if expansion is None:
+        return sample_board(rng), ()
+    played = pick_expansions(rng, expansion)
+    return water_board(rng, played), played
+
+
 def render_case(seed: int, megapixels: float | None = None, conditions: str | None = None,
                 expansion: str | None = None):
-    """The photo of ``seed`` as this script renders it (a base board, or with ``expansion``
-    a River / Lake board), and the expansions played on it."""
-    rng = np.random.default_rng([seed, 99])
-    played: tuple[str, ...] = ()
-    if expansion is None:
-        grid = sample_grid(rng)
-    else:
-        played = pick_expansions(rng, expansion)
-        grid = water_board(rng, played).grid
-    photo = render_photo(grid, seed=seed, megapixels=megapixels,
-                         options=PhotoOptions(conditions=conditions), expansions=played)
-    return photo, played
+    """The photo of ``seed`` as this script renders it (``case_board``), and the expansions
+    played on it."""
+    board, played = case_board(seed, expansion)
+    return _photo_of(board, played, seed, megapixels, conditions), played
+
+
+def _photo_of(board: Board, played: tuple[str, ...], seed: int, megapixels: float | None,
+              conditions: str | None):
+    return render_photo(board.grid, seed=seed, megapixels=megapixels,
+                        options=PhotoOptions(conditions=conditions), expansions=played)
 
 
 def evaluate_one(args: tuple) -> dict:
     """Render, save, read and compare one photo."""
     seed, megapixels, tmp, conditions, expansion = args
-    photo, played = render_case(seed, megapixels, conditions, expansion)
+    board, played = case_board(seed, expansion)
+    photo = _photo_of(board, played, seed, megapixels, conditions)
     path = Path(tmp) / f"eval_{seed}.jpg"
     cv2.imwrite(str(path), photo.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
     truth = photo.grid
-    row = {"seed": seed, "megapixels": photo.conditions.get("megapixels"),
+    row = {"seed": seed, "board_kind": board.kind,
+           "megapixels": photo.conditions.get("megapixels"),
            "tilt": photo.conditions.get("tilt"), "rotation": photo.conditions.get("rotation"),
            "light": photo.conditions.get("light"), "glare": photo.conditions.get("glare"),
            "clutter": photo.conditions.get("clutter")}
@@ -429,6 +441,22 @@ def condition_figures(rows: list[dict]) -> dict:
     }
 
 
+def by_board_kind(rows: list[dict]) -> dict:
+    """Spaces wrong and boards exact for each kind of board drawn: games played by the rules,
+    random sheets (whose neighbours say nothing of a space) and boards with illegal
+    drawings."""
+    out = {}
+    for kind in sorted({r["board_kind"] for r in rows}):
+        mine = [r for r in rows if r["board_kind"] == kind]
+        found = [r for r in mine if r["found"]]
+        out[kind] = {"photos": len(mine),
+                     "wrong_spaces": sum(r["wrong_spaces"] for r in found),
+                     "space_error_pct": _share(sum(r["wrong_spaces"] for r in found),
+                                               49 * len(found)),
+                     "boards_exact_pct": _share(sum(r["exact"] for r in found), len(mine))}
+    return out
+
+
 def by_condition(rows: list[dict]) -> dict:
     """``condition_figures`` for all rows and for the rows of each condition drawn."""
     names = sorted({name for r in rows for name in r["conditions"].split()})
@@ -600,6 +628,7 @@ def main(argv: list[str] | None = None) -> int:
         writer.writeheader()
         writer.writerows(rows)
     summary = summarise(rows)
+    summary["by_board_kind"] = by_board_kind(rows)
     if args.expansion:
         summary["expansion"] = args.expansion
     if args.conditions:

@@ -68,6 +68,24 @@ def test_the_summary_counts_the_rows(evaluated):
     assert summary["median_ms"]["unbend"] > 0
 
 
+def test_rows_and_summary_say_which_kind_of_board_was_drawn(evaluated):
+    rows, summary, _ = evaluated
+    assert [r["board_kind"] for r in rows] == ["random", "random"]  # both random sheets
+    assert summary["by_board_kind"] == {"random": {
+        "photos": 2, "wrong_spaces": 1, "space_error_pct": pytest.approx(100 * 1 / 98, abs=1e-3),
+        "boards_exact_pct": 50.0}}
+
+
+def test_each_seed_draws_one_board_the_photo_shows():
+    evaluate = load_script("evaluate")
+    kinds = {evaluate.case_board(seed)[0].kind for seed in range(7100000, 7100030)}
+    assert kinds == {"game", "random", "illegal"}
+    board, played = evaluate.case_board(9100001, "mix")
+    assert board.kind in {"game", "random", "illegal"} and played
+    photo, again = evaluate.render_case(9100001, 1.0, None, "mix")
+    assert photo.grid == board.grid and again == played
+
+
 def test_saved_probabilities_decode_to_the_rows(evaluated):
     rows, _, saved = evaluated
     assert list(saved["seeds"]) == [7100070, 7100071]
