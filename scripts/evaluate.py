@@ -449,10 +449,9 @@ def by_board_kind(rows: list[dict]) -> dict:
     for kind in sorted({r["board_kind"] for r in rows}):
         mine = [r for r in rows if r["board_kind"] == kind]
         found = [r for r in mine if r["found"]]
-        out[kind] = {"photos": len(mine),
-                     "wrong_spaces": sum(r["wrong_spaces"] for r in found),
-                     "space_error_pct": _share(sum(r["wrong_spaces"] for r in found),
-                                               49 * len(found)),
+        wrong = sum(r["wrong_spaces"] for r in found)
+        out[kind] = {"photos": len(mine), "wrong_spaces": wrong,
+                     "space_error_pct": _share(wrong, 49 * len(found)),
                      "boards_exact_pct": _share(sum(r["exact"] for r in found), len(mine))}
     return out
 

@@ -21,14 +21,13 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from scoring.exits import exit_at
-from scoring.sides import Side
+from scoring.sides import ROUTE_KINDS, Side
 from vision.played import PlayedParams, looks_unplayed
 from vision.review import ReviewEntry
 from vision.space_parts import side_letters
 from vision.water_faces import is_odd_water, odd_water_mask
 
 GRID = 7
-ROUTE_KINDS = ("H", "R")
 
 
 @dataclass(frozen=True)
