@@ -81,9 +81,13 @@ def token_matrix(classes: tuple[str, ...] | list[str]) -> torch.Tensor:
     return m
 
 
-def cell_features(w: int, channels: int = 1) -> nn.Sequential:
+def cell_features(w: int, channels: int = 1, late_width: int | None = None) -> nn.Sequential:
     """The convolutional stages both readers share: 72 px crop of ``channels`` (ink
-    darkness; with blueness, 2) -> (4 w, 3, 3) map."""
+    darkness; with blueness, 2) -> (4 l, 3, 3) map. The stages after the 18 x 18 map
+    (``features[LATE:]``) are ``late_width`` (l) wide, ``w`` unless given: a network can be
+    widened there alone, keeping the early stages (and the mark head that branches off
+    them) as they are."""
+    late = late_width or w
 
     def block(cin: int, cout: int, kernel: int = 3, stride: int = 1) -> list[nn.Module]:
         return [nn.Conv2d(cin, cout, kernel, stride=stride, padding=kernel // 2, bias=False),
@@ -92,9 +96,13 @@ def cell_features(w: int, channels: int = 1) -> nn.Sequential:
     return nn.Sequential(
         *block(channels, w, kernel=5, stride=2),                 # 72 -> 36
         *block(w, 2 * w), nn.MaxPool2d(2),                       # -> 18
-        *block(2 * w, 2 * w), *block(2 * w, 4 * w), nn.MaxPool2d(2),  # -> 9
-        *block(4 * w, 4 * w), nn.MaxPool2d(3),                   # -> 3
+        *block(2 * w, 2 * late), *block(2 * late, 4 * late), nn.MaxPool2d(2),  # -> 9
+        *block(4 * late, 4 * late), nn.MaxPool2d(3),                   # -> 3
     )
+
+
+LATE = 7  # cell_features' first module after the 18 x 18 map (train_mark_head.BRANCH)
+LAST_CONV = 14  # cell_features' last convolution
 
 
 class CellNet(nn.Module):
@@ -115,13 +123,13 @@ class CellNet(nn.Module):
     """
 
     def __init__(self, classes: tuple[str, ...] | list[str] = CLASSES, width: int = 24,
-                 channels: int = 1) -> None:
+                 channels: int = 1, late_width: int | None = None) -> None:
         super().__init__()
-        w = width
-        self.features = cell_features(w, channels)
+        late = late_width or width
+        self.features = cell_features(width, channels, late)
         self.n_kinds, self.n_pairs = len(SIDE_KINDS), len(JOIN_PAIRS)
         self.head = nn.Sequential(nn.Flatten(), nn.Dropout(0.2),
-                                  nn.Linear(4 * w * 9, 4 * self.n_kinds + self.n_pairs))
+                                  nn.Linear(4 * late * 9, 4 * self.n_kinds + self.n_pairs))
         self.register_buffer("token_map", token_matrix(classes))
 
     def parts(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
@@ -144,11 +152,12 @@ class BaseGameNet(nn.Module):
     """The base-game reader (vision.classify.BaseGameClassifier): CellNet's features and one
     flat linear head over the 83 base-game classes. Output: ``(logits,)``."""
 
-    def __init__(self, width: int = 24) -> None:
+    def __init__(self, width: int = 24, late_width: int | None = None) -> None:
         super().__init__()
-        self.features = cell_features(width)
+        late = late_width or width
+        self.features = cell_features(width, late_width=late)
         self.head = nn.Sequential(nn.Flatten(), nn.Dropout(0.2),
-                                  nn.Linear(4 * width * 9, len(READER_BASE_CLASSES)))
+                                  nn.Linear(4 * late * 9, len(READER_BASE_CLASSES)))
 
     def forward(self, x: torch.Tensor) -> tuple[torch.Tensor]:
         return (self.head(self.features(x)),)
@@ -499,11 +508,26 @@ def _onnx_graph(path: Path) -> onnx.GraphProto:
 
 def onnx_width(path: Path) -> int:
     """The width of a shipped reader's ONNX file: its first convolution's output channels."""
+    return onnx_widths(path)[0]
+
+
+def onnx_widths(path: Path) -> tuple[int, int]:
+    """A shipped reader's width and late width (``cell_features``): its first convolution's
+    output channels, and a quarter of its last feature convolution's."""
     graph = _onnx_graph(path)
-    first = next((node for node in graph.node if node.op_type == "Conv"), None)
-    if first is None:
+    convs = [node for node in graph.node if node.op_type == "Conv"]
+    last = [node for node in convs if node.name.endswith(f"features.{LAST_CONV}/Conv")]
+    if not convs or not last:
         raise SystemExit(f"{path}: no convolution in it (not one of rink's readers)")
-    return int(onnx_tensors(graph)[first.input[1]].shape[0])
+    weights = onnx_tensors(graph)
+    return (int(weights[convs[0].input[1]].shape[0]),
+            int(weights[last[0].input[1]].shape[0]) // 4)
+
+
+def state_widths(state: dict[str, torch.Tensor]) -> tuple[int, int]:
+    """A saved network's (``.pt`` state dict) width and late width, as ``onnx_widths``."""
+    return (int(state["features.0.weight"].shape[0]),
+            int(state[f"features.{LAST_CONV}.weight"].shape[0]) // 4)
 
 
 def widen(narrow: nn.Module, wide: nn.Module, seed: int, noise: float = 1e-3) -> None:
@@ -646,6 +670,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--batch", type=int, default=256)
     parser.add_argument("--lr", type=float, default=3e-3)
     parser.add_argument("--width", type=int, default=24)
+    parser.add_argument("--late-width", type=int, default=None,
+                        help="width of the stages after the 18 x 18 map (cell_features; "
+                             "default: --width): with --freeze-early 7 and a narrower --init, "
+                             "widens the network there alone and keeps the mark head valid")
     parser.add_argument("--margin", type=int, default=12, help="crop context, canonical px")
     parser.add_argument("--seed", type=int, default=20261129)
     parser.add_argument("--threads", type=int, default=2)
@@ -714,19 +742,22 @@ def main(argv: list[str] | None = None) -> int:
 
     if args.base_game and args.blue:
         raise SystemExit("--blue: the base-game reader reads no water, it has no use for it")
-    model = (BaseGameNet(width=args.width) if args.base_game
-             else CellNet(width=args.width, channels=channels))
+    late = args.late_width or args.width
+    model = (BaseGameNet(width=args.width, late_width=late) if args.base_game
+             else CellNet(width=args.width, channels=channels, late_width=late))
     files = ((BASE_MODEL_FILE, BASE_META_FILE, "base_classifier.pt") if args.base_game
              else (MODEL_FILE, META_FILE, "cell_classifier.pt"))
-    narrow_width = (onnx_width(args.init) if args.init and args.init.suffix == ".onnx"
-                    else args.width)
-    if narrow_width < args.width:
-        narrow = (BaseGameNet(width=narrow_width) if args.base_game
-                  else CellNet(width=narrow_width, channels=channels))
+    narrow_width, narrow_late = (onnx_widths(args.init)
+                                 if args.init and args.init.suffix == ".onnx"
+                                 else (args.width, late))
+    if (narrow_width, narrow_late) != (args.width, late) and (
+            narrow_width <= args.width and narrow_late <= late):
+        narrow = (BaseGameNet(width=narrow_width, late_width=narrow_late) if args.base_game
+                  else CellNet(width=narrow_width, channels=channels, late_width=narrow_late))
         kept = load_onnx_weights(narrow, args.init)
         widen(narrow, model, args.seed)
         print(f"starting from {args.init} ({kept} tensors), widened from width "
-              f"{narrow_width} to {args.width}", flush=True)
+              f"{narrow_width} (late {narrow_late}) to {args.width} (late {late})", flush=True)
     elif args.init:
         kept = (load_onnx_weights(model, args.init) if args.init.suffix == ".onnx"
                 else load_matching(model, args.init))
@@ -805,6 +836,7 @@ def main(argv: list[str] | None = None) -> int:
             accuracy={"validation_space_accuracy": round(acc, 5),
                       "validation_crops": len(val_y), "epochs_done": epoch + 1},
             notes=f"{type(model).__name__} width {args.width}"
+                  + (f", late width {late}" if late != args.width else "")
                   + ("; weights stored as float16 (store_half)" if args.half_weights else ""),
             recipe="scripts/train_classifier.py " + " ".join(argv if argv is not None
                                                             else sys.argv[1:]),

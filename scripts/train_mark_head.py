@@ -39,6 +39,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from train_classifier import (
+    LATE,
     Augmenter,
     CellNet,
     _onnx_graph,
@@ -49,15 +50,17 @@ from train_classifier import (
     load_onnx_weights,
     load_weights,
     onnx_tensors,
-    onnx_width,
+    onnx_widths,
     open_dataset,
+    state_widths,
+    store_half,
     warmup_cosine,
 )
 
 from vision.crops import InkGain
 from vision.model_meta import ModelMeta
 
-BRANCH = 7  # CellNet.features[:7]: the 18 x 18 map after the second block and its pool
+BRANCH = LATE  # CellNet.features[:7]: the 18 x 18 map after the second block and its pool
 
 
 class MarkHead(nn.Module):
@@ -192,6 +195,8 @@ def put_back(args: argparse.Namespace, net: CellNet, meta: ModelMeta, start: flo
         trial.unlink()
         raise
     os.replace(trial, exported)
+    if args.half_weights:  # checked in float32 above; float16 rounds each weight (store_half)
+        store_half(exported)
     torch.save(head.state_dict(), args.head_out or args.out / f"{stem}_mark_head.pt")
     recipe = "scripts/train_mark_head.py " + " ".join(
         str(a) for a in (argv if argv is not None else sys.argv[1:]))
@@ -231,6 +236,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="a shipped reader (.onnx, its .json beside it) whose mark head, "
                              "threshold and figures go onto --init unchanged: for a network "
                              "tuned with train_classifier.py --freeze-early 7 (checked)")
+    parser.add_argument("--half-weights", action="store_true",
+                        help="store the exported file's weights as float16 "
+                             "(train_classifier.store_half), as the network's own file was")
     parser.add_argument("--seed", type=int, default=20261209)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--val-fraction", type=float, default=0.08)
@@ -244,12 +252,13 @@ def main(argv: list[str] | None = None) -> int:
         raise SystemExit(f"{args.meta}: ink_channels {meta.ink_channels!r}; the mark head is "
                          "trained on networks that take darkness and blueness ('each+blue')")
     if args.init.suffix == ".onnx":
-        net = CellNet(meta.classes, width=onnx_width(args.init), channels=meta.channels)
+        width, late = onnx_widths(args.init)
+        net = CellNet(meta.classes, width=width, channels=meta.channels, late_width=late)
         load_onnx_weights(net, args.init)
     else:
         state = load_weights(args.init)
-        net = CellNet(meta.classes, width=int(state["features.0.weight"].shape[0]),
-                      channels=meta.channels)
+        width, late = state_widths(state)
+        net = CellNet(meta.classes, width=width, channels=meta.channels, late_width=late)
         net.load_state_dict(state)
     width = net.features[0].out_channels
     for p in net.parameters():
@@ -313,6 +322,8 @@ def main(argv: list[str] | None = None) -> int:
     stem = args.name or args.meta.stem
     export_onnx(model, meta.input_size, args.out / f"{stem}.onnx",
                 ("logits", "sides", "joins", "marks"), meta.channels)
+    if args.half_weights:
+        store_half(args.out / f"{stem}.onnx")
     torch.save(head.state_dict(), args.head_out or args.out / f"{stem}_mark_head.pt")
     meta.mark_head = {
         "output": "marks",

@@ -308,9 +308,11 @@ def test_a_shipped_network_is_tuned_on_from_its_onnx_file(tmp_path):
     rng = np.random.default_rng(5)
     for name, make, channels in (
             ("faint_base_classifier", train.BaseGameNet, 1),
-            ("faint_cell_classifier", lambda width: train.CellNet(width=width, channels=2), 2)):
+            ("faint_cell_classifier", lambda width, late_width: train.CellNet(
+                width=width, channels=2, late_width=late_width), 2)):
         path = shipped / f"{name}.onnx"
-        model = make(width=train.onnx_width(path))
+        width, late = train.onnx_widths(path)
+        model = make(width=width, late_width=late)
         assert train.load_onnx_weights(model, path) == 27
         model.eval()
         x = rng.normal(0, 1, (6, channels, 72, 72)).astype(np.float32)
@@ -367,6 +369,21 @@ def test_a_narrow_network_widened_reads_as_before(tmp_path):
         with torch.no_grad():
             moved = (noisy(x)[0] - narrow(x)[0]).abs().max().item()
         assert 0 < moved < 0.05 * narrow(x)[0].abs().max().item()
+
+    # widened after the 18 x 18 map alone (--late-width): the same function, and the early
+    # stages (where the mark head branches off) the very same weights
+    narrow = train.CellNet(width=8, channels=2)
+    late = train.CellNet(width=8, channels=2, late_width=13)
+    train.widen(narrow, late, seed=3, noise=0.0)
+    narrow.eval()
+    late.eval()
+    x = torch.from_numpy(rng.normal(0, 1, (5, 2, 72, 72)).astype(np.float32))
+    with torch.no_grad():
+        np.testing.assert_allclose(late(x)[0].numpy(), narrow(x)[0].numpy(), atol=1e-4)
+    for a, b in zip(narrow.features[:train.LATE].state_dict().values(),
+                    late.features[:train.LATE].state_dict().values()):
+        assert torch.equal(a, b)
+    assert late.features[train.LAST_CONV].out_channels == 4 * 13
 
     generate = load_script("generate_dataset")
     data = tmp_path / "data"
@@ -507,8 +524,11 @@ def test_the_shipped_mark_head_goes_back_on_a_network_tuned_with_its_blocks_kept
     common = ["--data", str(data / "part000.npz"), "--epochs", "1", "--batch", "8",
               "--val-fraction", "0.5", "--orienter-epochs", "0", "--width", "24", "--blue",
               "--freeze-norms", "--init", str(shipped), "--lr", "1e-2"]
-    assert train.main([*common, "--out", str(tmp_path / "kept"),
-                       "--freeze-early", str(marks.BRANCH)]) == 0
+    assert train.main([*common, "--out", str(tmp_path / "kept"),  # widened late, too
+                       "--freeze-early", str(marks.BRANCH), "--late-width", "40"]) == 0
+    assert train.onnx_widths(tmp_path / "kept" / "cell_classifier.onnx") == (24, 40)
+    assert ModelMeta.load(tmp_path / "kept" / "cell_classifier.json").notes == (
+        "CellNet width 24, late width 40")
     assert train.main([*common, "--out", str(tmp_path / "moved")]) == 0
 
     put_back = ["--meta", str(shipped.with_suffix(".json")), "--head-from", str(shipped),
@@ -521,6 +541,15 @@ def test_the_shipped_mark_head_goes_back_on_a_network_tuned_with_its_blocks_kept
             for path in (shipped, ours)]
     np.testing.assert_allclose(runs[0][1], runs[1][1], atol=1e-4)  # the same marks
     assert np.abs(runs[0][0] - runs[1][0]).max() > 1e-3  # but a tuned reading
+    assert train.onnx_widths(ours) == (24, 40)
+    # --half-weights: the same head on float16 weights (store_half), in about half the file
+    assert marks.main(["--init", str(tmp_path / "kept" / "cell_classifier.pt"),
+                       "--out", str(tmp_path / "half"), "--half-weights", *put_back]) == 0
+    half = tmp_path / "half" / "faint_cell_classifier.onnx"
+    assert half.stat().st_size < 0.6 * ours.stat().st_size
+    halved = ort.InferenceSession(str(half)).run(["sides", "marks"], {"crops": crops})
+    np.testing.assert_allclose(halved[1], runs[1][1], atol=0.05)
+    np.testing.assert_allclose(halved[0], runs[1][0], atol=0.05)
     before = ModelMeta.load(shipped.with_suffix(".json")).mark_head
     after = ModelMeta.load(ours.with_suffix(".json")).mark_head
     assert after["threshold"] == before["threshold"] and after["figures"] == before["figures"]
