@@ -422,7 +422,7 @@ def load_onnx_weights(model: nn.Module, path: Path) -> int:
                and not k.endswith("num_batches_tracked")]
     if missing:
         raise SystemExit(f"{path}: no weights for {', '.join(missing[:4])} (not the same "
-                         "network: check --width and --base-game)")
+                         "network: check --width, --late-width and --base-game)")
     model.load_state_dict(kept, strict=False)
     return len(kept)
 
