@@ -506,11 +506,6 @@ def _onnx_graph(path: Path) -> onnx.GraphProto:
         raise SystemExit(f"{path}: not a readable ONNX file ({exc})") from None
 
 
-def onnx_width(path: Path) -> int:
-    """The width of a shipped reader's ONNX file: its first convolution's output channels."""
-    return onnx_widths(path)[0]
-
-
 def onnx_widths(path: Path) -> tuple[int, int]:
     """A shipped reader's width and late width (``cell_features``): its first convolution's
     output channels, and a quarter of its last feature convolution's."""

@@ -260,7 +260,6 @@ def main(argv: list[str] | None = None) -> int:
         width, late = state_widths(state)
         net = CellNet(meta.classes, width=width, channels=meta.channels, late_width=late)
         net.load_state_dict(state)
-    width = net.features[0].out_channels
     for p in net.parameters():
         p.requires_grad_(False)
     if args.head_from:

@@ -393,10 +393,10 @@ def test_a_narrow_network_widened_reads_as_before(tmp_path):
               "--val-fraction", "0.5", "--orienter-epochs", "0", "--base-game"]
     assert train.main([*common, "--out", str(tmp_path / "narrow"), "--width", "8"]) == 0
     narrow_file = tmp_path / "narrow" / "base_classifier.onnx"
-    assert train.onnx_width(narrow_file) == 8
+    assert train.onnx_widths(narrow_file)[0] == 8
     assert train.main([*common, "--out", str(tmp_path / "wide"), "--width", "12",
                        "--init", str(narrow_file), "--freeze-norms"]) == 0
-    assert train.onnx_width(tmp_path / "wide" / "base_classifier.onnx") == 12
+    assert train.onnx_widths(tmp_path / "wide" / "base_classifier.onnx")[0] == 12
     meta = ModelMeta.load(tmp_path / "wide" / "base_classifier.json")
     assert meta.notes == "BaseGameNet width 12"
     reader = BaseGameClassifier.load(tmp_path / "wide")
@@ -406,7 +406,7 @@ def test_a_narrow_network_widened_reads_as_before(tmp_path):
 def test_weights_stored_as_float16_read_as_the_network_does(tmp_path):
     """--half-weights stores the exported weights as float16 (store_half): the file is about
     half as large, onnxruntime reads it as the trained float32 network within float16's
-    rounding, and a run started from it (onnx_width, load_onnx_weights) gets those weights."""
+    rounding, and a run started from it (onnx_widths, load_onnx_weights) gets those weights."""
     import onnxruntime as ort
     import torch
 
@@ -428,7 +428,7 @@ def test_weights_stored_as_float16_read_as_the_network_does(tmp_path):
     theirs = ort.InferenceSession(str(half)).run(["logits"], {"crops": x})[0]
     assert not np.array_equal(theirs, ours)  # rounded, ...
     np.testing.assert_allclose(theirs, ours, atol=2e-3 * np.abs(ours).max())  # ... slightly
-    assert train.onnx_width(half) == 10
+    assert train.onnx_widths(half)[0] == 10
     model = train.BaseGameNet(width=10)
     assert train.load_onnx_weights(model, half) == 27
     model.eval()
