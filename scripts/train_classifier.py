@@ -513,7 +513,8 @@ def onnx_widths(path: Path) -> tuple[int, int]:
     convs = [node for node in graph.node if node.op_type == "Conv"]
     last = [node for node in convs if node.name.endswith(f"features.{LAST_CONV}/Conv")]
     if not convs or not last:
-        raise SystemExit(f"{path}: no convolution in it (not one of rink's readers)")
+        raise SystemExit(f"{path}: not one of rink's space readers (no convolution named "
+                         f"features.{LAST_CONV}, the last of cell_features)")
     weights = onnx_tensors(graph)
     return (int(weights[convs[0].input[1]].shape[0]),
             int(weights[last[0].input[1]].shape[0]) // 4)

@@ -466,6 +466,11 @@ def test_bad_data_and_weights_paths_end_in_one_line_naming_them(tmp_path, capsys
                           (tmp_path / "missing.pt", "no such weights file")):
         with pytest.raises(SystemExit, match=rf"^{path}: {re.escape(message)}"):
             train.load_weights(path)
+    from vision.model_files import models_dir
+    orienter = models_dir() / "board_orienter.onnx"  # an ONNX file, not a space reader
+    with pytest.raises(SystemExit, match=rf"^{re.escape(str(orienter))}: not one of rink's "
+                                         r"space readers \(no convolution named features\.14"):
+        train.onnx_widths(orienter)
 
 
 def test_freeze_early_keeps_the_blocks_the_mark_head_branches_off(tmp_path):
