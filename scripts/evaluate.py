@@ -11,6 +11,9 @@ paper, faint ink, dim rooms, things on the sheet...) and adds, per photo, the co
 drawn and how misreads, covered spaces and unread marks fared against the review list, and
 in the summary the same figures for each condition (``by_condition``).
 
+``--pens wide`` draws the players' pens from wider and finer ranges than the renderer's own
+(vision.render.style.WIDE_PENS), which the reader must read as well.
+
 ``--expansion river|lake|both|mix`` renders Deep Blue boards (vision.render.water_games): the
 true total is scored with the expansions the board plays, the read total with those the
 reader saw (as ``rink score`` does without ``--expansion``), and the summary adds the water
@@ -51,6 +54,7 @@ from vision.recognizer import PhotoError, ReadParams, Recognizer
 from vision.render import PhotoOptions, render_photo, sample_board
 from vision.render.games import Board
 from vision.render.phone import PROFILES
+from vision.render.style import PEN_RANGES
 from vision.render.unread import KINDS as MARK_KINDS
 from vision.render.water_games import CHOICES, pick_expansions, water_board
 from vision.route_balance import RouteBalanceParams
@@ -205,24 +209,25 @@ def case_board(seed: int, expansion: str | None = None) -> tuple[Board, tuple[st
 
 
 def render_case(seed: int, megapixels: float | None = None, conditions: str | None = None,
-                expansion: str | None = None):
+                expansion: str | None = None, pens: str = "standard"):
     """The photo of ``seed`` as this script renders it (``case_board``), and the expansions
     played on it."""
     board, played = case_board(seed, expansion)
-    return _photo_of(board, played, seed, megapixels, conditions), played
+    return _photo_of(board, played, seed, megapixels, conditions, pens), played
 
 
 def _photo_of(board: Board, played: tuple[str, ...], seed: int, megapixels: float | None,
-              conditions: str | None):
+              conditions: str | None, pens: str = "standard"):
     return render_photo(board.grid, seed=seed, megapixels=megapixels,
-                        options=PhotoOptions(conditions=conditions), expansions=played)
+                        options=PhotoOptions(conditions=conditions, pens=pens),
+                        expansions=played)
 
 
 def evaluate_one(args: tuple) -> dict:
     """Render, save, read and compare one photo."""
-    seed, megapixels, tmp, conditions, expansion = args
+    seed, megapixels, tmp, conditions, expansion, pens = args
     board, played = case_board(seed, expansion)
-    photo = _photo_of(board, played, seed, megapixels, conditions)
+    photo = _photo_of(board, played, seed, megapixels, conditions, pens)
     path = Path(tmp) / f"eval_{seed}.jpg"
     cv2.imwrite(str(path), photo.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
     truth = photo.grid
@@ -512,6 +517,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--expansion", choices=CHOICES, default=None,
                         help="Deep Blue boards: river, lake, both, or a mix (45 %% River, "
                              "45 %% Lake, 10 %% both)")
+    parser.add_argument("--pens", choices=PEN_RANGES, default="standard",
+                        help="pen sizes: the renderer's own ranges, or wider and finer ones "
+                             "(vision.render.style.WIDE_PENS)")
     parser.add_argument("--no-ink-check", action="store_true",
                         help="read without the ink check (vision.ink_check), for before/after")
     parser.add_argument("--no-mark-check", action="store_true",
@@ -600,8 +608,8 @@ def main(argv: list[str] | None = None) -> int:
               args.small_space_px, args.faint_route_spaces,
               args.faint_route_letters, args.faint_route_river_joins)
     with tempfile.TemporaryDirectory() as tmp:
-        jobs = [(args.seed + i, args.megapixels, tmp, args.conditions, args.expansion)
-                for i in range(args.n)]
+        jobs = [(args.seed + i, args.megapixels, tmp, args.conditions, args.expansion,
+                 args.pens) for i in range(args.n)]
         rows = []
         for i, row in enumerate(evaluate_all(jobs, args.workers, reader)):
             rows.append(row)
@@ -630,6 +638,8 @@ def main(argv: list[str] | None = None) -> int:
     summary["by_board_kind"] = by_board_kind(rows)
     if args.expansion:
         summary["expansion"] = args.expansion
+    if args.pens != "standard":
+        summary["pens"] = args.pens
     if args.conditions:
         summary["conditions"] = args.conditions
         summary["by_condition"] = by_condition(rows)

@@ -18,7 +18,9 @@ never exact), and stored as flat-fielded ink darkness exactly as inference compu
 
 ``--expansion river|lake|both|mix`` draws Deep Blue boards (vision.render.water_games) instead
 of base boards; ``--conditions phone`` renders with a condition profile (vision.render.phone:
-bent paper, faint ink, dim rooms, things on the sheet).
+bent paper, faint ink, dim rooms, things on the sheet); ``--pens wide`` draws pen sizes past
+the renderer's own ranges (vision.render.style.WIDE_PENS: fine liners, broad markers, wide
+or narrow double-line highways, close or sparse ties).
 
 Written in parts of ``--part-size`` photos, so an interrupted run keeps what it made.
 """
@@ -44,6 +46,7 @@ from vision.orient import WIDE_BOARD
 from vision.rectify import CanonicalBoard, warp_board
 from vision.render import RENDERER_VERSION, PhotoOptions, render_photo, sample_grid
 from vision.render.phone import PROFILES
+from vision.render.style import PEN_RANGES
 from vision.render.water_games import CHOICES, pick_expansions, water_board
 from vision.space_parts import CLASSES, class_index, class_of
 
@@ -64,11 +67,12 @@ _INDEX = class_index(CLASSES)
 
 def make_sample(seed: int, mp_range: tuple[float, float], expansion: str | None = None,
                 conditions: str | None = None, each_channel: bool = True,
-                hidden: float = HIDDEN
+                hidden: float = HIDDEN, pens: str = "standard"
                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """One rendered photo -> (board darkness, wide darkness, 7x7 labels, board blueness,
     7x7 unread marks); ``each_channel`` as ``vision.crops.ink_darkness``; a space at least
-    ``hidden`` covered by a hand, pen or die is labelled -1 (not a sample)."""
+    ``hidden`` covered by a hand, pen or die is labelled -1 (not a sample); ``pens`` as
+    ``PhotoOptions.pens``."""
     rng = np.random.default_rng([seed, 77])
     if expansion is None:
         grid, played = sample_grid(rng), ()
@@ -76,7 +80,8 @@ def make_sample(seed: int, mp_range: tuple[float, float], expansion: str | None 
         played = pick_expansions(rng, expansion)
         grid = water_board(rng, played).grid
     photo = render_photo(grid, seed=seed, megapixels=float(rng.uniform(*mp_range)),
-                         options=PhotoOptions(conditions=conditions), expansions=played)
+                         options=PhotoOptions(conditions=conditions, pens=pens),
+                         expansions=played)
     corners = photo.corners.astype(np.float64)
     cell = np.linalg.norm(corners[1] - corners[0]) / 7
     corners = corners + rng.normal(0, CORNER_JITTER * cell, corners.shape)
@@ -116,6 +121,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--darkest-channel", action="store_true",
                         help="cut the crops from the darkest channel, as data version 4 "
                              "(to make the data of the models trained on it again)")
+    parser.add_argument("--pens", choices=PEN_RANGES, default="standard",
+                        help="pen sizes: the renderer's own ranges, or wider and finer ones "
+                             "(vision.render.style.WIDE_PENS)")
     parser.add_argument("--hidden", type=float, default=HIDDEN,
                         help="a space at least this much covered by a hand, pen or die is "
                              f"left out of training (label -1; default {HIDDEN}): above it "
@@ -140,7 +148,8 @@ def main(argv: list[str] | None = None) -> int:
                 continue
             seeds = range(args.seed + first, args.seed + min(first + args.part_size, args.n))
             results = mapper(_worker, [(s, (args.mp_min, args.mp_max), args.expansion,
-                                        args.conditions, each_channel, args.hidden)
+                                        args.conditions, each_channel, args.hidden,
+                                        args.pens)
                                        for s in seeds])
             boards, wide, labels, blue, marks = (np.stack(x) for x in zip(*results))
             # version 4 had neither blueness nor marks
@@ -150,7 +159,7 @@ def main(argv: list[str] | None = None) -> int:
                      pad_px=BOARD.pad_px, data_version=version,
                      renderer_version=RENDERER_VERSION,
                      seeds=np.array(list(seeds)), expansion=args.expansion or "",
-                     conditions=args.conditions or "", hidden=args.hidden)
+                     conditions=args.conditions or "", hidden=args.hidden, pens=args.pens)
             print(f"{path}: {len(seeds)} photos, {time.time() - start:.0f}s", flush=True)
     finally:
         if pool is not None:

@@ -15,7 +15,7 @@ from scoring.space import parse_token
 from vision.render import BASE_TOKENS, read_truth, render_photo, sample_grid
 from vision.render.games import SPECIAL_ROUTES, orientations, play_game, random_board
 from vision.render.pieces import Pen, draw_piece
-from vision.render.style import sample_ink_style
+from vision.render.style import WIDE_PENS, sample_ink_style
 from vision.render.tokens import SPECIAL_TOKENS, TokenError, sides
 
 # dead ends, 3-way stations, a highway over a railway dead end
@@ -50,11 +50,11 @@ def _drawn_sides(token: str) -> set[str]:
     return {s for s, k in zip("NESW", sides(token), strict=True) if k != "_"}
 
 
-def _draw_alone(token: str, seed: int) -> np.ndarray:
+def _draw_alone(token: str, seed: int, pens: str = "standard") -> np.ndarray:
     """``token`` drawn on blank paper (grey 235) with a random style of small end errors; the
     grey image of its cell."""
     rng = np.random.default_rng(seed)
-    style = sample_ink_style(rng)
+    style = sample_ink_style(rng, pens=pens)
     style.end_error = min(style.end_error, 0.04)
     img = np.full((3 * CELL, 3 * CELL, 3), 235, np.uint8)
     draw_piece(Pen(img, np.array([CELL, CELL], float), CELL, (30, 30, 30), style, rng), token)
@@ -69,6 +69,39 @@ def test_every_piece_state_inks_exactly_its_sides(token: str) -> None:
     for seed in range(6):
         grey = _draw_alone(token, seed)
         assert _inked_sides(grey, 235) == _drawn_sides(token), (token, seed)
+
+
+def test_pieces_drawn_with_wide_pens_ink_exactly_their_sides() -> None:
+    """The finest liners and the broadest markers of WIDE_PENS still ink a piece's sides and
+    no others."""
+    for token in BASE_TOKENS[1:] + ODD_TOKENS:
+        for seed in range(4):
+            grey = _draw_alone(token, seed, pens="wide")
+            assert _inked_sides(grey, 235) == _drawn_sides(token), (token, seed)
+
+
+def test_wide_pens_reach_past_the_renderers_own_and_keep_the_rest_of_the_look() -> None:
+    """pens="wide" draws every pen size from WIDE_PENS (well past the standard ranges both
+    ways), keeps the pieces drawable, and leaves the rest of the seed's look as it was."""
+    sizes = {name: [] for name in WIDE_PENS}
+    for seed in range(300):
+        standard = sample_ink_style(np.random.default_rng(seed))
+        wide = sample_ink_style(np.random.default_rng(seed), pens="wide")
+        assert (standard.pens, wide.pens) == ("standard", "wide")
+        for name in sizes:
+            sizes[name].append(getattr(wide, name))
+        assert wide.tie_spacing >= 2.5 * wide.line_width - 1e-12
+        assert wide.rail_gap >= 2.0 * wide.line_width - 1e-12
+        assert wide.station_size >= 1.15 * wide.highway_width - 1e-12
+        kept = {k: v for k, v in standard.to_json().items() if k not in WIDE_PENS}
+        assert "pens" not in kept and wide.to_json()["pens"] == "wide"
+        assert kept == {k: v for k, v in wide.to_json().items()
+                        if k not in WIDE_PENS and k != "pens"}, seed
+    assert min(sizes["line_width"]) < 0.015 and max(sizes["line_width"]) > 0.08
+    assert min(sizes["highway_width"]) < 0.08 and max(sizes["highway_width"]) > 0.26
+    assert min(sizes["tie_spacing"]) < 0.08
+    with pytest.raises(ValueError, match="pens must be one of standard, wide, not 'huge'"):
+        sample_ink_style(np.random.default_rng(0), pens="huge")
 
 
 def test_station_square_is_drawn_at_the_centre() -> None:
@@ -278,6 +311,21 @@ def test_rink_render_command_writes_photos_and_truth(tmp_path) -> None:
     for jpg in jpgs:
         truth = read_truth(jpg)
         assert cv2.imread(str(jpg)).shape[:2][::-1] == truth.size
+        assert "pens" not in truth.conditions["ink_style"]  # the renderer's own pens
+
+
+def test_rink_render_draws_wide_pens_when_asked(tmp_path) -> None:
+    from rink.cli import main
+
+    result = CliRunner().invoke(main, ["render", "--out", str(tmp_path), "--n", "1", "--seed", "4",
+                                       "--megapixels", "0.3", "--pens", "wide"])
+    assert result.exit_code == 0, result.output
+    (jpg,) = tmp_path.glob("*.jpg")
+    ink = read_truth(jpg).conditions["ink_style"]
+    assert ink["pens"] == "wide"
+    assert ink["tie_spacing"] >= 2.5 * ink["line_width"]
+    wrong = CliRunner().invoke(main, ["render", "--out", str(tmp_path), "--pens", "huge"])
+    assert wrong.exit_code == 2 and "'huge' is not one of 'standard', 'wide'" in wrong.output
 
 
 def test_exif_orientation_is_honoured_by_a_viewer(tmp_path) -> None:

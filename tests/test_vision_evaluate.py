@@ -84,6 +84,11 @@ def test_each_seed_draws_one_board_the_photo_shows():
     assert board.kind in {"game", "random", "illegal"} and played
     photo, again = evaluate.render_case(9100001, 1.0, None, "mix")
     assert photo.grid == board.grid and again == played
+    wide, _ = evaluate.render_case(9100001, 1.0, None, "mix", pens="wide")
+    assert wide.grid == board.grid
+    assert "pens" not in photo.conditions["ink_style"]
+    assert wide.conditions["ink_style"]["pens"] == "wide"
+    assert wide.conditions["ink_style"]["line_width"] != photo.conditions["ink_style"]["line_width"]
 
 
 def test_saved_probabilities_decode_to_the_rows(evaluated):

@@ -8,6 +8,7 @@ import click
 import numpy as np
 
 from .phone import PROFILES
+from .style import PEN_RANGES
 from .water_games import CHOICES
 
 
@@ -22,6 +23,7 @@ def render_many(
     expansions: bool = False,
     conditions: str | None = None,
     expansion: str | None = None,
+    pens: str = "standard",
 ) -> list[Path]:
     """Render ``n`` photos ``render_<seed>_<i>.<fmt>`` with truth JSON beside each.
 
@@ -31,6 +33,7 @@ def render_many(
     ``conditions`` names a condition profile (phone.PROFILES) to render with.
     ``expansion`` (water_games.CHOICES: river, lake, both, mix) draws Deep Blue boards
     (water_games.water_board) with their water and ``expansion:`` key line instead.
+    ``pens`` "wide" draws the players' pens past the renderer's own sizes (style.WIDE_PENS).
     """
     import cv2
 
@@ -56,7 +59,7 @@ def render_many(
             seed=photo_seed,
             megapixels=megapixels,
             rounds=board.rounds,
-            options=PhotoOptions(conditions=conditions),
+            options=PhotoOptions(conditions=conditions, pens=pens),
             expansions=played,
         )
         photo.conditions["board_kind"] = board.kind
@@ -118,6 +121,14 @@ def render_many(
     help="Deep Blue boards played with River, Lake, both, or a mix of the three (45/45/10 %)",
 )
 @click.option(
+    "--pens",
+    type=click.Choice(PEN_RANGES),
+    default="standard",
+    show_default=True,
+    help="pen sizes: the renderer's own, or 'wide': finer liners and broader markers, wide or "
+    "narrow double-line highways, close or sparse ties",
+)
+@click.option(
     "--samples", is_flag=True, help="write the fixed sample photos (sample_photos/board_NN) instead"
 )
 def render(
@@ -131,6 +142,7 @@ def render(
     expansions: bool,
     conditions: str | None,
     expansion: str | None,
+    pens: str,
     samples: bool,
 ) -> None:
     """Render N synthetic phone photos of drawn boards, each with <stem>.json ground truth."""
@@ -144,7 +156,7 @@ def render(
         else:
             paths = render_many(
                 out_dir, n, seed, megapixels, fmt, quality, exif_rate, expansions, conditions,
-                expansion,
+                expansion, pens,
             )
     except OSError as err:
         message = f"{out_dir}: cannot write there ({err.strerror or err})"

@@ -61,6 +61,8 @@ class PhotoOptions:
     # a condition profile (phone.PROFILES name or PhoneConditions): bent paper, faint ink,
     # dim rooms, things on the sheet... None: the renderer's own conditions, as before
     conditions: str | PhoneConditions | None = None
+    # the pens' sizes: the renderer's own ranges, or "wide" ones past them (style.WIDE_PENS)
+    pens: str = "standard"
 
 
 def _sub(seed: int, part: int) -> np.random.Generator:
@@ -130,7 +132,7 @@ def render_photo(
         opts = phone.fill_options(opts)
     rng = _sub(seed, 0)
     board_style = sample_board_style(_sub(seed, 1))
-    ink = sample_ink_style(_sub(seed, 2), marker=opts.marker)
+    ink = sample_ink_style(_sub(seed, 2), marker=opts.marker, pens=opts.pens)
     if opts.clean:
         ink.ghosts = ink.smudges = ink.strays = 0
         ink.end_error = min(ink.end_error, 0.04)

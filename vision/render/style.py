@@ -178,12 +178,51 @@ class InkStyle:
     river_color: Color | None = None  # None: the marker colour; rivers are often blue
     river_style: str = "wavy"  # "wavy" | "banks" (two wavy lines)
     lake_style: str = "filled"  # "filled" | "hatched"
+    pens: str = "standard"  # the pen sizes' ranges: "standard" or "wide" (WIDE_PENS)
 
     def to_json(self) -> dict:
-        return asdict(self)
+        """The style's fields; ``pens`` only when wide, so that the renderer's own photos
+        keep the truth files they always had."""
+        fields = asdict(self)
+        if self.pens == "standard":
+            del fields["pens"]
+        return fields
 
 
-def sample_ink_style(rng: np.random.Generator, marker: str | None = None) -> InkStyle:
+# Pen sizes past the renderer's own ranges both ways (board-spec 2: "stroke widths differ
+# between markers and players"): a fine liner on a large sheet, a chisel-tip dry-erase marker
+# on a small card, wide or narrow double-line highways, ties close together or far apart, in
+# cells. The hand's wobble stays in the renderer's own range: a highway drawn much shakier
+# reads as a river's waves. Drawn only when asked (PhotoOptions.pens = "wide"), so that every
+# seed's default render stays as it was. Measured in docs/VISION.md, "Pens finer and broader
+# than the renderer's own".
+WIDE_PENS: dict[str, tuple[float, float]] = {
+    "line_width": (0.012, 0.09),
+    "highway_width": (0.07, 0.28),
+    "station_size": (0.12, 0.32),
+    "tie_spacing": (0.06, 0.22),
+    "tie_length": (0.08, 0.27),
+    "rail_gap": (0.06, 0.2),
+}
+PEN_RANGES = ("standard", "wide")
+
+
+def _widen_pens(style: InkStyle, rng: np.random.Generator) -> None:
+    """Draw ``style``'s pen sizes again from WIDE_PENS, kept drawable: ties and ladder rails
+    at least a stroke apart, a station wider than the highway it sits on."""
+    for name, (low, high) in WIDE_PENS.items():
+        setattr(style, name, float(rng.uniform(low, high)))
+    style.tie_spacing = max(style.tie_spacing, 2.5 * style.line_width)
+    style.rail_gap = max(style.rail_gap, 2.0 * style.line_width)
+    style.station_size = max(style.station_size, 1.15 * style.highway_width)
+    style.pens = "wide"
+
+
+def sample_ink_style(rng: np.random.Generator, marker: str | None = None,
+                     pens: str = "standard") -> InkStyle:
+    """One player's look; ``pens`` "wide" draws the pen sizes from WIDE_PENS."""
+    if pens not in PEN_RANGES:
+        raise ValueError(f"pens must be one of {', '.join(PEN_RANGES)}, not {pens!r}")
     names = list(MARKERS)
     weights = np.array([0.45, 0.2, 0.1, 0.1, 0.1, 0.03, 0.02])
     main = marker or names[int(rng.choice(len(names), p=weights))]
@@ -193,7 +232,7 @@ def sample_ink_style(rng: np.random.Generator, marker: str | None = None) -> Ink
         chosen += [extra[i] for i in rng.choice(len(extra), int(rng.integers(1, 3)), replace=False)]
     colors = [_jitter(rng, MARKERS[n], 18) for n in chosen]
     thin = float(rng.uniform(0.018, 0.05))
-    return InkStyle(
+    style = InkStyle(
         colors=colors,
         color_names=chosen,
         color_mix=float(rng.uniform(0.1, 0.5)) if len(chosen) > 1 else 0.0,
@@ -225,3 +264,6 @@ def sample_ink_style(rng: np.random.Generator, marker: str | None = None) -> Ink
         river_style=str(rng.choice(["wavy", "banks"], p=[0.7, 0.3])),
         lake_style=str(rng.choice(["filled", "hatched"], p=[0.6, 0.4])),
     )
+    if pens == "wide":
+        _widen_pens(style, rng)
+    return style

@@ -35,6 +35,8 @@ BANKS_IN_PHASE = 0.7  # two banks drawn with the same waves (else each its own)
 BRIDGE_GAP = 0.8  # the river stops on both sides of a bridge (else it runs under the route)
 BRIDGE_RAILS = 0.5  # short parapet lines on both sides of a bridge
 AVOID_BOX = 0.4  # the fill leaves the round-number box clear
+# a river's pen width (cells) for each range of pens (style.WIDE_PENS)
+RIVER_WIDTHS = {"standard": (0.02, 0.07), "wide": (0.012, 0.11)}
 
 
 @dataclass(frozen=True)
@@ -88,7 +90,7 @@ def sample_water_style(rng: np.random.Generator, ink: InkStyle) -> WaterStyle:
     return WaterStyle(
         color=color if pen == "blue" else None,
         river=_choose(rng, "river"),
-        river_width=float(np.clip(ink.line_width * rng.uniform(0.9, 1.6), 0.02, 0.07)),
+        river_width=float(np.clip(ink.line_width * rng.uniform(0.9, 1.6), *RIVER_WIDTHS[ink.pens])),
         bank_gap=gap,
         banks_in_phase=in_phase,
         wave_amplitude=float(
