@@ -146,14 +146,17 @@ def _init(models: str, tta: str, ink_check: bool = True, unbend: bool = True,
           small_space_px: float | None = ClassifyParams().small_space_px,
           faint_route_spaces: int | None = WaterParams().faint_route_spaces,
           faint_route_letters: str = WaterParams().faint_route_letters,
-          faint_route_river_joins: int = WaterParams().faint_route_river_joins) -> None:
+          faint_route_river_joins: int = WaterParams().faint_route_river_joins,
+          water_check: bool = True) -> None:
     global _recognizer
     cv2.setNumThreads(1)
     _recognizer = Recognizer.load(models, params=ReadParams(
         classify=replace(TTA_MODES[tta], faint_above=faint_above,
                          second_doubt_ratio=second_doubt_ratio,
                          dry_second_doubt_ratio=dry_second_doubt_ratio, merge_sure=merge_sure,
-                         parts_sure=parts_sure, small_space_px=small_space_px),
+                         parts_sure=parts_sure, small_space_px=small_space_px,
+                         water_check_weight=(ClassifyParams().water_check_weight
+                                             if water_check else None)),
         ink=InkCheckParams(enabled=ink_check, skin_test=skin_test),
         unbend=UnbendParams(enabled=unbend),
         marks=MarkParams(enabled=mark_check, threshold=mark_threshold),
@@ -588,6 +591,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-skin-test", action="store_true",
                         help="read without telling a hand from a filled lake by its colour "
                              "(vision.ink_check.covering_skin), for before/after")
+    parser.add_argument("--no-water-check", action="store_true",
+                        help="read without the wide-pen parts network's say on the water of a "
+                             "board the standard readers read (vision.classify.WaterCheck), "
+                             "for before/after")
     parser.add_argument("--no-faint-empty", action="store_true",
                         help="read without listing the empty readings of a board of faint ink "
                              "that give a route some probability (vision.faint_empty), for "
@@ -606,7 +613,7 @@ def main(argv: list[str] | None = None) -> int:
               args.dry_second_doubt_ratio, args.merge_sure, args.parts_sure,
               not args.no_route_balance, not args.no_skin_test, not args.no_faint_empty,
               args.small_space_px, args.faint_route_spaces,
-              args.faint_route_letters, args.faint_route_river_joins)
+              args.faint_route_letters, args.faint_route_river_joins, not args.no_water_check)
     with tempfile.TemporaryDirectory() as tmp:
         jobs = [(args.seed + i, args.megapixels, tmp, args.conditions, args.expansion,
                  args.pens) for i in range(args.n)]
@@ -640,6 +647,8 @@ def main(argv: list[str] | None = None) -> int:
         summary["expansion"] = args.expansion
     if args.pens != "standard":
         summary["pens"] = args.pens
+    if args.no_water_check:
+        summary["water_check"] = False
     if args.conditions:
         summary["conditions"] = args.conditions
         summary["by_condition"] = by_condition(rows)

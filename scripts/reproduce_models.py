@@ -104,6 +104,15 @@ This is the recipe that produced ``models/cell_classifier.*`` (the parts network
    (``--half-weights``: the file stays under 1 MB), in ``data/faint_base_w32``: shipped as
    ``faint_base_classifier.*`` (issue 14, docs/VISION.md "The faint-ink base-game reader
    widened again, its weights stored as float16").
+20. (Run after steps 12, 18 and 19.) Boards drawn with pens past the renderer's own
+   (``--pens wide``; 2,000 base-game, 5,400 Deep Blue, about 16 minutes) and 600 fresh clean
+   base-game boards (1 minute), and the standard parts network, as installed with its mark
+   head, tuned on them with steps 18's and 19's clean boards from its ONNX file, its first
+   two blocks and batch norms kept, 2 epochs (about 16 minutes alone), in
+   ``data/std_wide``; the mark head is put back from the standard network's file: shipped as
+   ``wide_cell_classifier.*``, the wide-pen parts network, which reads no board alone but
+   has a say on a board's water (issue 16, docs/VISION.md "The wide-pen network's say on
+   water").
 
 Steps 1-6 cut their crops from the darkest channel (data version 4, ``--darkest-channel``),
 as they were made for the shipped models; steps 7-10, 12, 13 and 15-19 cut version 5, 6
@@ -142,6 +151,8 @@ from vision.model_meta import (
     FAINT_MODEL_FILE,
     META_FILE,
     MODEL_FILE,
+    WIDE_META_FILE,
+    WIDE_MODEL_FILE,
     ModelMeta,
 )
 from vision.round_numbers import NUMBERS_META
@@ -251,6 +262,25 @@ FAINT_PARTS_V16_TUNING = ["--epochs", "3", "--max-minutes", "45", "--width", "24
 # as float16, so that the file stays under 1 MB
 FAINT_BASE_V17_DATASETS = [("v17_phone", 1_350_000, 2_400, 5.0, None, "phone")]
 FAINT_BASE_V17_CLEAN_DATASETS = [("v17_base", 1_360_000, 600, 5.0, None, None)]
+# Boards drawn with pens past the renderer's own (generate_dataset.py --pens wide) and fresh
+# clean base-game boards, and the standard parts network tuned on them with steps 18's and 19's
+# clean boards, the blocks its mark head branches off kept
+WIDE_PEN_DATASETS = [("v19_wide_base", 1_390_000, 1_200, 5.0, None, None),
+                     ("v19_wide_base2", 1_420_000, 800, 5.0, None, None),
+                     ("v19_wide_water", 1_400_000, 3_400, 5.0, "mix", None),
+                     ("v19_wide_water2", 1_410_000, 2_000, 5.0, "mix", None)]
+WIDE_CLEAN_DATASETS = [("v18_base", 1_380_000, 600, 5.0, None, None)]
+WIDE_TUNING = ["--epochs", "2", "--max-minutes", "30", "--width", "16", "--orienter-epochs", "0",
+               "--threads", "2", "--seed", "20261225", "--lr", "1e-3", "--no-ink-gain", "--blue",
+               "--freeze-norms", "--freeze-early", "7"]
+WIDE_NOTES = ("CellNet width 16: the standard parts network (cell_classifier.onnx) tuned on "
+              "boards drawn with pens past the renderer's own (--pens wide) and clean boards, "
+              "its first two blocks and batch norms kept (its mark head is the standard "
+              "network's, put back). It reads no board alone: vision.classify.WaterCheck takes "
+              "the mean of its reading and the standard network's "
+              "(ClassifyParams.water_check_weight on its own) on a board the standard network "
+              "reads with water, and a board whose mean shows none is read as one without "
+              "water (docs/VISION.md, \"The wide-pen network's say on water\")")
 BASE_V17_WIDENING = ["--epochs", "3", "--max-minutes", "70", "--width", "32",
                      "--orienter-epochs", "0", "--threads", "2", "--seed", "20261222",
                      "--lr", "1e-3", "--base-game", "--freeze-norms", "--half-weights"]
@@ -285,11 +315,12 @@ CONTEXT_COUNTING = ["--games", "2000", "--seed", "555000000"]
 
 
 def make_data(root: Path, datasets: list[tuple], workers: int, each_channel: bool = False,
-              hidden: float | None = None) -> tuple[list[str], list[str]]:
+              hidden: float | None = None, pens: str = "standard"
+              ) -> tuple[list[str], list[str]]:
     """Render ``datasets`` ((folder, seed, photos, largest megapixels, --expansion,
     --conditions)) under ``root``: their part files and the commands that made them.
     ``each_channel``: data version 5's crops, else version 4's (the darkest channel);
-    ``hidden``: generate_dataset.py's --hidden (None: its default)."""
+    ``hidden``: generate_dataset.py's --hidden (None: its default); ``pens``: its --pens."""
     parts: list[str] = []
     commands: list[str] = []
     for folder, seed, n, mp_max, expansion, conditions in datasets:
@@ -300,6 +331,7 @@ def make_data(root: Path, datasets: list[tuple], workers: int, each_channel: boo
         data_args += ["--conditions", conditions] if conditions else []
         data_args += [] if each_channel else ["--darkest-channel"]
         data_args += [] if hidden is None else ["--hidden", str(hidden)]
+        data_args += [] if pens == "standard" else ["--pens", pens]
         generate_dataset.main([*data_args, "--workers", str(workers)])
         commands.append("scripts/generate_dataset.py " + " ".join(data_args))
         parts += sorted(str(p) for p in out.glob("part*.npz"))
@@ -545,6 +577,29 @@ def main(argv: list[str] | None = None) -> int:
                                 *phone_v17_commands, *clean_v17_commands, widened.recipe])
     shutil.copyfile(faint_base_w32 / BASE_MODEL_FILE, args.out / FAINT_BASE_MODEL_FILE)
     widened.save(faint_base_meta)
+    # step 20: the standard parts network, as installed with its mark head, tuned on boards
+    # drawn with wide pens; its reading has a say on a board's water (vision.classify)
+    wide_parts, wide_commands = make_data(args.data, WIDE_PEN_DATASETS, args.workers,
+                                          each_channel=True, pens="wide")
+    wide_clean, wide_clean_commands = make_data(args.data, WIDE_CLEAN_DATASETS, args.workers,
+                                                each_channel=True)
+    print(f"step 20's data ready after {time.time() - start:.0f}s", flush=True)
+    std_wide = args.data / "std_wide"
+    clean = [p for folder in ("v16_base", "v16_water", "v17_base")
+             for p in (*clean_v16, *clean_v17) if Path(p).parent.name == folder]
+    train_classifier.main(["--data", *wide_parts, *clean, *wide_clean, "--out", str(std_wide),
+                           "--init", str(args.out / MODEL_FILE), *WIDE_TUNING])
+    put_back = args.data / "models_wide"
+    train_mark_head.main(["--init", str(std_wide / "cell_classifier.pt"),
+                          "--meta", str(std_wide / META_FILE),
+                          "--head-from", str(args.out / MODEL_FILE), "--out", str(put_back),
+                          "--name", "cell_classifier", "--threads", "2"])
+    shutil.copyfile(put_back / MODEL_FILE, args.out / WIDE_MODEL_FILE)
+    wide = ModelMeta.load(put_back / META_FILE)
+    wide.notes = WIDE_NOTES
+    wide.recipe = "; ".join(["scripts/reproduce_models.py step 20, i.e.", *wide_commands,
+                             *wide_clean_commands, wide.recipe])
+    wide.save(args.out / WIDE_META_FILE)
     board_context.main([*CONTEXT_COUNTING, "--out", str(args.out)])
     print(f"models in {args.out} after {time.time() - start:.0f}s")
     return 0

@@ -126,7 +126,7 @@ def test_onnx_matches_pytorch(recognizer):
 
 def test_model_files_are_small_and_described():
     for name in ("cell_classifier.onnx", "base_classifier.onnx", "faint_cell_classifier.onnx",
-                 "faint_base_classifier.onnx"):
+                 "faint_base_classifier.onnx", "wide_cell_classifier.onnx"):
         assert (models_dir() / name).stat().st_size <= 1_000_000  # issue 16: under 1 MB
     classifier = CellClassifier.load(models_dir())
     meta = classifier.meta

@@ -25,6 +25,8 @@ from vision.model_meta import (
     FAINT_MODEL_FILE,
     META_FILE,
     MODEL_FILE,
+    WIDE_META_FILE,
+    WIDE_MODEL_FILE,
     ModelMeta,
     mirror_index_map,
     rotation_index_map,
@@ -92,6 +94,16 @@ class ClassifyParams:
     # boards with 10 % fewer flags, and phone boards as before; 0.98 lost 9 phone spaces
     # (docs/VISION.md, "The base-game reader for the spaces the parts network doubts").
     parts_sure: float | None = 0.995
+    # A board the standard parts network reads with water is read once more by the wide-pen
+    # parts network (when shipped, ``WaterCheck``): when that network reads no space as water
+    # at least water_check_sure surely and the mean of the two readings, water_check_weight
+    # on the second, shows no water either, the board is read as one without water (the
+    # mean is its first reading). On base boards drawn with pens past the renderer's own it
+    # took the water off 8 of 200 (144 to 96 wrong spaces); the mean alone also took real
+    # rivers off three Deep Blue phone photos, which the wide-pen network reads as water at
+    # 0.94-0.995 (docs/VISION.md, "The wide-pen network's say on water"). None: no check.
+    water_check_weight: float | None = 0.5
+    water_check_sure: float = 0.9
 
 
 def in_classes(probs: np.ndarray, source: list[str], target: list[str]) -> np.ndarray:
@@ -228,13 +240,59 @@ class FaintBaseGameClassifier(BaseGameClassifier):
     META_FILE = FAINT_BASE_META_FILE
 
 
+class WideCellClassifier(CellClassifier):
+    """The standard parts network tuned on boards drawn with pens finer and broader than the
+    renderer's own (``--pens wide``): it reads no board alone, since it reads the renderer's
+    own Deep Blue boards worse, but has a say on whether a board shows water
+    (``WaterCheck``)."""
+
+    ONNX_FILE = WIDE_MODEL_FILE
+    META_FILE = WIDE_META_FILE
+
+
+def same_input(network: CellClassifier, reference: CellClassifier) -> CellClassifier:
+    """``network``, checked to read the classes of ``reference`` from the crops it takes
+    (size, context, ink channels, normalisation, ink gain); ValueError naming what differs."""
+    mine, theirs = network.meta, reference.meta
+    for name in ("classes", "input_size", "cell_px", "margin_px", "channels", "ink_channels",
+                 "mean", "std", "ink_gain"):
+        if getattr(mine, name) != getattr(theirs, name):
+            raise ValueError(f"the {network.ONNX_FILE} network's {name} differs from the "
+                             f"{reference.ONNX_FILE} network's")
+    return network
+
+
+@dataclass(frozen=True)
+class WaterCheck:
+    """A second network's say on a board's water: it takes the water off a board when it
+    reads no space as water at least ``sure`` surely and the mean of its reading and the
+    first network's, ``weight`` on its own, shows none either."""
+
+    network: CellClassifier
+    weight: float
+    sure: float
+
+    def without_water(self, first: np.ndarray, crops: np.ndarray, classes: list[str],
+                      water: WaterParams) -> np.ndarray | None:
+        """The mean reading of a board whose ``first`` reading (N, n_classes) shows water
+        (``reads_water``) when the water is taken off, else None. ``crops``: the board's
+        crops as both networks take them."""
+        second = self.network.probabilities(self.network.board_input(crops))
+        if reads_water(second, classes, WaterParams(route_sure=self.sure)):
+            return None  # the second network sees water too
+        mean = (1.0 - self.weight) * first + self.weight * second
+        return None if reads_water(mean, classes, water) else mean
+
+
 @dataclass(frozen=True)
 class Readers:
     """The networks that read one kind of board: the parts network, and the base-game reader
-    for the boards on which it reads no water (None: the parts network reads them too)."""
+    for the boards on which it reads no water (None: the parts network reads them too), and
+    a second network's say on a board the parts network reads with water (None: none)."""
 
     parts: CellClassifier
     base: BaseGameClassifier | None = None
+    water_check: WaterCheck | None = None
 
 
 def doubtful(probs: np.ndarray, params: ClassifyParams) -> bool:

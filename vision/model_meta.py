@@ -31,6 +31,10 @@ FAINT_MODEL_FILE = "faint_cell_classifier.onnx"
 FAINT_META_FILE = "faint_cell_classifier.json"
 FAINT_BASE_MODEL_FILE = "faint_base_classifier.onnx"
 FAINT_BASE_META_FILE = "faint_base_classifier.json"
+# The wide-pen parts network (issue 16): the parts network tuned on boards drawn with pens past
+# the renderer's own; it has a say on whether a board shows water (vision.classify.WaterCheck)
+WIDE_MODEL_FILE = "wide_cell_classifier.onnx"
+WIDE_META_FILE = "wide_cell_classifier.json"
 
 
 def rotate_token(token: str, quarter_turns: int = 1) -> str:

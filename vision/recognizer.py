@@ -48,9 +48,12 @@ from vision.classify import (
     FaintBaseGameClassifier,
     FaintCellClassifier,
     Readers,
+    WaterCheck,
+    WideCellClassifier,
     doubtful,
     has_faint_ink,
     in_classes,
+    same_input,
     second_doubt_ratio,
     second_reading_kept,
     second_reading_spaces,
@@ -279,13 +282,18 @@ class Recognizer:
     def __init__(self, classifier: CellClassifier, orienter: BoardOrienter,
                  params: ReadParams = ReadParams(), load_seconds: float = 0.0,
                  base_classifier: BaseGameClassifier | None = None,
-                 faint: Readers | None = None, context: BoardContext | None = None) -> None:
+                 faint: Readers | None = None, context: BoardContext | None = None,
+                 wide: CellClassifier | None = None) -> None:
         self.classifier = classifier
         self.base_classifier = base_classifier
         if faint is not None and faint.parts.meta.classes != classifier.meta.classes:
             raise ValueError("the faint-ink parts network reads other classes than the "
                              "cell classifier")
         self.faint = faint
+        # the wide-pen parts network's say on the water of a board the standard readers read
+        weight = params.classify.water_check_weight
+        self.water_check = None if wide is None or weight is None else WaterCheck(
+            same_input(wide, classifier), weight, params.classify.water_check_sure)
         # what played boards look like round a covered space, laid out for the classes read
         self.context = None if context is None else ContextScorer(context,
                                                                   list(classifier.meta.classes))
@@ -301,7 +309,8 @@ class Recognizer:
         """Load the classifiers and the orienter's networks from ``models_dir`` (the shipped
         models by default), ``threads`` threads inside an operator. Without a base-game
         reader in ``models_dir`` the parts network reads every board; without the faint-ink
-        readers the standard ones read boards with faint ink too."""
+        readers the standard ones read boards with faint ink too; without the wide-pen parts
+        network the standard readers' water goes unchecked."""
         start = time.perf_counter()
         models_dir = Path(models_dir) if models_dir is not None else shipped_models_dir()
         # (without board_context.json in it, covered spaces keep the classifier's reading)
@@ -310,10 +319,11 @@ class Recognizer:
         faint_parts = FaintCellClassifier.load_if_present(models_dir, threads=threads)
         faint = None if faint_parts is None else Readers(
             faint_parts, FaintBaseGameClassifier.load_if_present(models_dir, threads=threads))
+        wide = WideCellClassifier.load_if_present(models_dir, threads=threads)
         orienter = BoardOrienter.load(models_dir, params.orient)
         context = BoardContext.load_if_present(models_dir)
         return cls(classifier, orienter, params, time.perf_counter() - start, base, faint,
-                   context)
+                   context, wide)
 
     def read(self, source: str | Path | np.ndarray,
              corners: np.ndarray | list | None = None) -> PhotoReading:
@@ -581,7 +591,9 @@ class Recognizer:
         (``vision.water_sighting.reads_water``: a space read as water at least
         ``WaterParams.route_sure`` surely, or, with ``faint_water``, the faint-ink readers
         reading a board of faint ink, one kind of water on
-        ``WaterParams.faint_route_spaces`` spaces, one of them surely, rivers joined) is
+        ``WaterParams.faint_route_spaces`` spaces, one of them surely, rivers joined), or on
+        which the readers' water check (``vision.classify.WaterCheck``, the wide-pen parts
+        network) takes the water off (its mean reading is the first then), is
         read by the base-game reader (when there is one), whose probabilities are given over
         the same classes (water classes zero), except the spaces the parts network is at
         least ``ClassifyParams.parts_sure`` sure of, which keep its reading (water at most 1
@@ -596,8 +608,13 @@ class Recognizer:
         classes = list(readers.parts.meta.classes)
         water = self.params.water
         spaces = water.faint_route_spaces if faint_water else None
-        if readers.base is not None and not reads_water(
-                first, classes, water, spaces=spaces, letters=water.faint_route_letters):
+        dry = not reads_water(first, classes, water, spaces=spaces,
+                              letters=water.faint_route_letters)
+        if readers.base is not None and not dry and readers.water_check is not None:
+            mean = readers.water_check.without_water(first, parts, classes, water)
+            if mean is not None:  # the second network takes the water off
+                first, dry = mean, True
+        if readers.base is not None and dry:
             unsure = None if tta.parts_sure is None else np.flatnonzero(
                 first.max(axis=1) < tta.parts_sure)
             base = in_classes(readers.base.read(crops.by(readers.base.meta.ink_channels),
@@ -620,4 +637,4 @@ class Recognizer:
         if self.faint is not None and has_faint_ink(crops, self.faint.parts,
                                                     self.params.classify):
             return self.faint
-        return Readers(self.classifier, self.base_classifier)
+        return Readers(self.classifier, self.base_classifier, self.water_check)
