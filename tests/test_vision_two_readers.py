@@ -10,6 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from tests.counting_session import CountingSession
 from vision.classify import ClassifyParams
 from vision.crops import Darkness, space_crops
 from vision.recognizer import ReadParams, Recognizer
@@ -32,23 +33,11 @@ def _with(recognizer: Recognizer, parts_sure: float | None) -> Recognizer:
                       base_classifier=recognizer.base_classifier, faint=recognizer.faint)
 
 
-class _CountingSession:
-    """An onnxruntime session that counts the crops it is given."""
-
-    def __init__(self, session) -> None:
-        self.session = session
-        self.crops = 0
-
-    def run(self, outputs, feed):
-        self.crops += len(next(iter(feed.values())))
-        return self.session.run(outputs, feed)
-
-
 def test_the_base_reader_reads_only_the_spaces_the_parts_network_doubts(recognizer):
     truth = json.loads(PHOTO.with_suffix(".json").read_text())["grid"]
     assert recognizer.params.classify.parts_sure == ClassifyParams().parts_sure == 0.995
     base = recognizer.base_classifier
-    counting = _CountingSession(base.session)
+    counting = CountingSession(base.session)
     base.session = counting
     try:
         reading = recognizer.read(PHOTO)
@@ -87,7 +76,7 @@ def test_the_base_reader_reads_all_spaces_when_asked(recognizer):
     everything = _with(recognizer, None)
     params = ReadParams(classify=ClassifyParams(parts_sure=None))
     assert everything.params.classify.parts_sure is params.classify.parts_sure is None
-    counting = _CountingSession(recognizer.base_classifier.session)
+    counting = CountingSession(recognizer.base_classifier.session)
     recognizer.base_classifier.session = counting
     try:
         everything.read(PHOTO)

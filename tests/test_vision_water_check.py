@@ -13,6 +13,7 @@ import cv2
 import numpy as np
 import pytest
 
+from tests.counting_session import CountingSession
 from tests.project_scripts import load_script
 from vision.classify import ClassifyParams, WideCellClassifier
 from vision.model_files import models_dir
@@ -40,18 +41,6 @@ def wide_photo(tmp_path_factory):
     path = tmp_path_factory.mktemp("wide") / "wide_pens.jpg"
     cv2.imwrite(str(path), photo.image, [cv2.IMWRITE_JPEG_QUALITY, 92])  # as evaluate.py
     return path, [" ".join(row) for row in photo.grid]
-
-
-class _CountingSession:
-    """An onnxruntime session that counts the crops it is given."""
-
-    def __init__(self, session) -> None:
-        self.session = session
-        self.crops = 0
-
-    def run(self, outputs, feed):
-        self.crops += len(next(iter(feed.values())))
-        return self.session.run(outputs, feed)
 
 
 def _unchecked(recognizer: Recognizer) -> Recognizer:
@@ -82,7 +71,7 @@ def test_broad_highways_read_as_a_river_lose_it_to_the_wide_pen_network(recogniz
 def test_river_and_lake_boards_keep_their_water_after_the_check(recognizer, photo, water):
     truth = json.loads(photo.with_suffix(".json").read_text())["grid"]
     wide = recognizer.water_check.network
-    counting = _CountingSession(wide.session)
+    counting = CountingSession(wide.session)
     wide.session = counting
     try:
         reading = recognizer.read(photo)
@@ -115,7 +104,7 @@ def test_a_river_both_networks_see_stays_though_their_mean_is_less_sure(recogniz
 
 def test_a_base_board_without_water_costs_the_wide_pen_network_nothing(recognizer):
     wide = recognizer.water_check.network
-    counting = _CountingSession(wide.session)
+    counting = CountingSession(wide.session)
     wide.session = counting
     try:
         reading = recognizer.read(ROOT / "sample_photos" / "board_01.jpg")
