@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tests.counting_session import CountingSession
+from tests.counting_session import counting
 from vision.classify import ClassifyParams
 from vision.crops import Darkness, space_crops
 from vision.recognizer import ReadParams, Recognizer
@@ -36,16 +36,11 @@ def _with(recognizer: Recognizer, parts_sure: float | None) -> Recognizer:
 def test_the_base_reader_reads_only_the_spaces_the_parts_network_doubts(recognizer):
     truth = json.loads(PHOTO.with_suffix(".json").read_text())["grid"]
     assert recognizer.params.classify.parts_sure == ClassifyParams().parts_sure == 0.995
-    base = recognizer.base_classifier
-    counting = CountingSession(base.session)
-    base.session = counting
-    try:
+    with counting(recognizer.base_classifier) as counted:
         reading = recognizer.read(PHOTO)
-    finally:
-        base.session = counting.session
     everything = _with(recognizer, None).read(PHOTO)
     assert reading.grid_lines() == everything.grid_lines() == truth
-    assert 0 < counting.crops < 49  # a clean board: the parts network is sure of most spaces
+    assert 0 < counted.crops < 49  # a clean board: the parts network is sure of most spaces
     sure = everything.probs.max(axis=2) >= 0.999
     np.testing.assert_array_equal(reading.probs.argmax(axis=2)[sure],
                                   everything.probs.argmax(axis=2)[sure])
@@ -76,10 +71,6 @@ def test_the_base_reader_reads_all_spaces_when_asked(recognizer):
     everything = _with(recognizer, None)
     params = ReadParams(classify=ClassifyParams(parts_sure=None))
     assert everything.params.classify.parts_sure is params.classify.parts_sure is None
-    counting = CountingSession(recognizer.base_classifier.session)
-    recognizer.base_classifier.session = counting
-    try:
+    with counting(recognizer.base_classifier) as counted:
         everything.read(PHOTO)
-    finally:
-        recognizer.base_classifier.session = counting.session
-    assert counting.crops >= 49
+    assert counted.crops >= 49

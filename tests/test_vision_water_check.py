@@ -13,7 +13,7 @@ import cv2
 import numpy as np
 import pytest
 
-from tests.counting_session import CountingSession
+from tests.counting_session import counting
 from tests.project_scripts import load_script
 from vision.classify import ClassifyParams, WideCellClassifier
 from vision.model_files import models_dir
@@ -70,14 +70,9 @@ def test_broad_highways_read_as_a_river_lose_it_to_the_wide_pen_network(recogniz
                          ids=["river", "lake"])
 def test_river_and_lake_boards_keep_their_water_after_the_check(recognizer, photo, water):
     truth = json.loads(photo.with_suffix(".json").read_text())["grid"]
-    wide = recognizer.water_check.network
-    counting = CountingSession(wide.session)
-    wide.session = counting
-    try:
+    with counting(recognizer.water_check.network) as counted:
         reading = recognizer.read(photo)
-    finally:
-        wide.session = counting.session
-    assert counting.crops == 49  # the board shows water: the wide-pen network read it once
+    assert counted.crops == 49  # the board shows water: the wide-pen network read it once
     assert reading.grid_lines() == truth
     assert reading.grid_lines() == _unchecked(recognizer).read(photo).grid_lines()
     assert [s.name for s in reading.expansions_seen] == [water]
@@ -103,14 +98,9 @@ def test_a_river_both_networks_see_stays_though_their_mean_is_less_sure(recogniz
 
 
 def test_a_base_board_without_water_costs_the_wide_pen_network_nothing(recognizer):
-    wide = recognizer.water_check.network
-    counting = CountingSession(wide.session)
-    wide.session = counting
-    try:
+    with counting(recognizer.water_check.network) as counted:
         reading = recognizer.read(ROOT / "sample_photos" / "board_01.jpg")
-    finally:
-        wide.session = counting.session
-    assert counting.crops == 0 and reading.expansions_seen == []
+    assert counted.crops == 0 and reading.expansions_seen == []
 
 
 def test_without_the_wide_pen_network_the_water_goes_unchecked(tmp_path, wide_photo):
