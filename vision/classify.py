@@ -99,9 +99,10 @@ class ClassifyParams:
     # at least water_check_sure surely and the mean of the two readings, water_check_weight
     # on the second, shows no water either, the board is read as one without water (the
     # mean is its first reading). On base boards drawn with pens past the renderer's own it
-    # took the water off 8 of 200 (144 to 96 wrong spaces); the mean alone also took real
-    # rivers off three Deep Blue phone photos, which the wide-pen network reads as water at
-    # 0.94-0.995 (docs/VISION.md, "The wide-pen network's say on water"). None: no check.
+    # took the water off 7 of 200 (144 to 102 wrong spaces) and changed no reading of the
+    # held-out Deep Blue sets; the mean alone also took real rivers off three Deep Blue phone
+    # photos, which the wide-pen network reads as water at 0.94-0.995 (docs/VISION.md, "The
+    # wide-pen network's say on water"). None: no check.
     water_check_weight: float | None = 0.5
     water_check_sure: float = 0.9
 
