@@ -276,11 +276,12 @@ WIDE_TUNING = ["--epochs", "2", "--max-minutes", "30", "--width", "16", "--orien
 WIDE_NOTES = ("CellNet width 16: the standard parts network (cell_classifier.onnx) tuned on "
               "boards drawn with pens past the renderer's own (--pens wide) and clean boards, "
               "its first two blocks and batch norms kept (its mark head is the standard "
-              "network's, put back). It reads no board alone: vision.classify.WaterCheck takes "
-              "the mean of its reading and the standard network's "
-              "(ClassifyParams.water_check_weight on its own) on a board the standard network "
-              "reads with water, and a board whose mean shows none is read as one without "
-              "water (docs/VISION.md, \"The wide-pen network's say on water\")")
+              "network's, put back). It reads no board alone: on a board the standard network "
+              "reads with water, vision.classify.WaterCheck reads it once more with this "
+              "network, and the board is read as one without water when this network reads no "
+              "space as water at least ClassifyParams.water_check_sure surely and the mean of "
+              "the two readings (ClassifyParams.water_check_weight on this one's) shows none "
+              "(docs/VISION.md, \"The wide-pen network's say on water\")")
 BASE_V17_WIDENING = ["--epochs", "3", "--max-minutes", "70", "--width", "32",
                      "--orienter-epochs", "0", "--threads", "2", "--seed", "20261222",
                      "--lr", "1e-3", "--base-game", "--freeze-norms", "--half-weights"]
