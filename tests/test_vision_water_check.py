@@ -15,6 +15,7 @@ import pytest
 
 from tests.counting_session import counting
 from tests.project_scripts import load_script
+from vision.board_context import BoardContext
 from vision.classify import ClassifyParams, WideCellClassifier
 from vision.model_files import models_dir
 from vision.model_meta import WIDE_META_FILE, WIDE_MODEL_FILE
@@ -48,7 +49,8 @@ def _unchecked(recognizer: Recognizer) -> Recognizer:
                      classify=replace(recognizer.params.classify, water_check_weight=None))
     return Recognizer(recognizer.classifier, recognizer.orienter, params,
                       base_classifier=recognizer.base_classifier, faint=recognizer.faint,
-                      context=None, wide=WideCellClassifier.load(models_dir()))
+                      context=BoardContext.load_if_present(models_dir()),
+                      wide=WideCellClassifier.load(models_dir()))
 
 
 def test_broad_highways_read_as_a_river_lose_it_to_the_wide_pen_network(recognizer,
