@@ -50,7 +50,7 @@ def _unchecked(recognizer: Recognizer) -> Recognizer:
     return Recognizer(recognizer.classifier, recognizer.orienter, params,
                       base_classifier=recognizer.base_classifier, faint=recognizer.faint,
                       context=BoardContext.load_if_present(models_dir()),
-                      wide=WideCellClassifier.load(models_dir()))
+                      wide=recognizer.water_check.network)
 
 
 def test_broad_highways_read_as_a_river_lose_it_to_the_wide_pen_network(recognizer,
