@@ -32,7 +32,7 @@ from vision.model_meta import (
     rotation_index_map,
 )
 from vision.onnx_model import NetworkIO, OnnxModel, softmax
-from vision.water_sighting import WaterParams, reads_water
+from vision.water_sighting import WaterParams, reads_water, water_mask
 
 ANY_WATER = WaterParams(route_sure=0.0)  # reads_water: a best class with water, however sure
 
@@ -277,10 +277,20 @@ class WaterCheck:
                       water: WaterParams) -> np.ndarray | None:
         """The mean reading of a board whose ``first`` reading (N, n_classes) shows water
         (``reads_water``) when the water is taken off, else None. ``crops``: the board's
-        crops as both networks take them."""
-        second = self.network.probabilities(self.network.board_input(crops))
-        if reads_water(second, classes, WaterParams(route_sure=self.sure)):
-            return None  # the second network sees water too
+        crops as both networks take them.
+
+        The spaces the first network reads as water are read first: water read there at
+        least ``sure`` surely keeps the board's water, and the other spaces are not read
+        (the same answer as reading all of them, for a third of the time on a board with
+        a river or a lake)."""
+        pixels = self.network.board_input(crops)  # the ink gain is the whole board's
+        second = np.empty_like(first)
+        watery = water_mask(classes)[first.argmax(axis=1)]
+        for spaces in (np.flatnonzero(watery), np.flatnonzero(~watery)):
+            if spaces.size:
+                second[spaces] = self.network.probabilities(pixels[spaces])
+                if reads_water(second[spaces], classes, WaterParams(route_sure=self.sure)):
+                    return None  # the second network sees water too
         mean = (1.0 - self.weight) * first + self.weight * second
         return None if reads_water(mean, classes, water) else mean
 
