@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 import vision.recognizer as recognizer_module
+from tests.project_scripts import load_script
 from vision.recognizer import ReadParams, Recognizer
 from vision.render import PhotoOptions, render_photo
 from vision.render.water_games import pick_expansions, water_board
@@ -140,3 +141,70 @@ def test_a_board_with_routes_in_the_waters_blue_is_left_as_read():
         enabled=False))).read(path)
     assert reading.grid == off.grid
     assert len(_wrong(reading.grid, truth)) <= 2
+
+
+def _tuning_render(seed: int, tmp_path: Path) -> tuple[Path, list[list[str]]]:
+    """A Deep Blue tuning render (scripts/evaluate.py --seed 9150000 --expansion mix), saved
+    as evaluate.py saves it, and its true grid."""
+    photo, _ = load_script("evaluate").render_case(seed, None, None, "mix")
+    path = tmp_path / f"{seed}.jpg"
+    cv2.imwrite(str(path), photo.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
+    return path, photo.grid
+
+
+def _every_space_recoloured() -> Recognizer:
+    return Recognizer.load(params=replace(ReadParams(), water_colour=replace(
+        WaterColourParams(), keep_sure=None)))
+
+
+@pytest.fixture(scope="module")
+def reader() -> Recognizer:
+    return Recognizer.load()
+
+
+def test_routes_drawn_with_the_water_pen_and_read_surely_stay_routes(reader, tmp_path):
+    """Render 9150117: a lake in blue beside routes of another colour, and two routes drawn
+    with the blue pen too (a highway curve, a highway-railway space), read surely as routes
+    (0.985, 0.999). Read again by their colour they became lake spaces; read surely, they
+    keep their reading and are listed for review."""
+    path, truth = _tuning_render(9_150_117, tmp_path)
+    blue_routes = [(2, 6), (4, 0)]
+    assert [truth[r][c] for r, c in blue_routes] == ["_HH_", "H_R_"]
+    recoloured = _every_space_recoloured().read(path)
+    assert all("L" in recoloured.grid[r][c] for r, c in blue_routes)
+    reading = reader.read(path)
+    assert _wrong(reading.grid, truth) == set()
+    listed = {(e.row, e.col): e.reason for e in reading.review}
+    for rc in blue_routes:
+        assert "the board's water colour" in listed[rc] and listed[rc].endswith("kept")
+
+
+def test_lake_piers_whose_routes_hold_most_of_the_ink_keep_their_water(reader, tmp_path):
+    """Render 9150035: lake piers (a lake side with a highway and a railway end) whose
+    routes, drawn in the routes' colour, hold nearly all of their ink. Read again by their
+    colour they lost their water; read surely, they keep it."""
+    path, truth = _tuning_render(9_150_035, tmp_path)
+    piers = [(3, 1), (4, 2), (4, 3)]
+    assert [truth[r][c] for r, c in piers] == ["LRHL", "L_H_", "HLLR"]
+    recoloured = _every_space_recoloured().read(path)
+    assert not any("L" in recoloured.grid[r][c] for r, c in piers)
+    reading = reader.read(path)
+    assert [reading.grid[r][c] for r, c in piers] == ["LRHL", "L_H_", "HLLR"]
+    assert len(_wrong(reading.grid, truth)) < len(_wrong(recoloured.grid, truth)) - 2
+    assert [s.name for s in reading.expansions_seen] == ["lake"]
+
+
+def test_a_space_read_surely_as_water_alone_in_the_routes_colour_is_read_again(reader,
+                                                                               tmp_path):
+    """Wide-pen Deep Blue render 9600059 (scripts/evaluate.py --seed 9600000 --pens wide
+    --expansion mix): a broad double-line highway curve read as a river at 0.99, its ink
+    all of the routes' colour. Sureness keeps no reading of water alone against its colour:
+    it is read as the highway."""
+    photo, _ = load_script("evaluate").render_case(9_600_059, None, None, "mix", pens="wide")
+    path = tmp_path / "wide.jpg"
+    cv2.imwrite(str(path), photo.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
+    assert photo.grid[5][0] == "HH__"
+    reading = reader.read(path)
+    assert reading.grid[5][0] == "HH__"
+    entry = next(e for e in reading.review if (e.row, e.col) == (5, 0))
+    assert entry.reason.startswith("read as WW__ (0.99), but its ink is the board's route colour")

@@ -9,7 +9,9 @@ river read surely as highway: a player who draws some routes with the blue pen t
 colour rule), every space's ink is sorted by it: a space read without water whose ink is
 largely the water's colour is read again as the best reading with water, and one read with
 water whose ink is all the routes' colour as the best without; either is listed for review.
-A space read empty that holds ink of the water's colour is listed for review. A board whose
+A space read surely keeps its reading (a route drawn with the blue pen; a pier or bridge
+whose routes hold most of its ink), but for one read as water alone, and is listed for
+review (``kept_against_colour``). A space read empty that holds ink of the water's colour is listed for review. A board whose
 water and routes share one colour is left as it was read.
 """
 
@@ -49,6 +51,12 @@ class WaterColourParams:
     route_exceptions: float = 0.1
     water_share_min: float = 0.5
     water_exceptions: float = 0.2
+    # a space read at least this surely keeps its reading whatever its colour, but for one
+    # read as water alone whose ink is all of the routes' colour: a route drawn with the
+    # blue pen is read surely as a route, and a pier's or a bridge's routes may hold most of
+    # its ink. Chosen on the Deep Blue tuning sets (docs/VISION.md, "Colour: blue water
+    # beside routes of another colour"); None: every space is read again by its colour
+    keep_sure: float | None = 0.95
 
 
 @dataclass(frozen=True)
@@ -160,6 +168,11 @@ def check_water_colour(grid: list[list[str]], probs: np.ndarray, classes: list[s
         else:
             continue
         p = probs[r, c]
+        if kept_against_colour(read, float(p[index[read]]), params):
+            review = _listed(review, r, c, read, p, classes,
+                             f"its ink is {words} ({share:.0%} of it water-coloured), but it "
+                             f"is read as {read} surely ({p[index[read]]:.2f}): kept")
+            continue
         best = int(np.flatnonzero(wanted)[np.argmax(p[wanted])])
         grid[r][c] = classes[best]
         review = _listed(review, r, c, grid[r][c], p, classes,
@@ -167,6 +180,15 @@ def check_water_colour(grid: list[list[str]], probs: np.ndarray, classes: list[s
                          f"({share:.0%} of it water-coloured): read as {grid[r][c]}")
     review.sort(key=lambda e: (e.row, e.col))
     return grid, review, frozenset(coloured)
+
+
+def kept_against_colour(token: str, sureness: float, params: WaterColourParams) -> bool:
+    """Whether a space read as ``token`` this surely keeps that reading though its ink's
+    colour says otherwise: when read at least ``params.keep_sure`` surely, unless it is read
+    as water alone (whose ink, all of the routes' colour, leaves nothing of the reading)."""
+    if params.keep_sure is None or sureness < params.keep_sure:
+        return False
+    return not set(side_letters(token)) - {"_"} <= WATER
 
 
 def _listed(review: list[ReviewEntry], r: int, c: int, token: str, p: np.ndarray,
