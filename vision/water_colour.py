@@ -11,8 +11,9 @@ largely the water's colour is read again as the best reading with water, and one
 water whose ink is all the routes' colour as the best without; either is listed for review.
 A space read surely keeps its reading (a route drawn with the blue pen; a pier or bridge
 whose routes hold most of its ink), but for one read as water alone, and is listed for
-review (``kept_against_colour``). A space read empty that holds ink of the water's colour is listed for review. A board whose
-water and routes share one colour is left as it was read.
+review (``kept_against_colour``). A space read empty that holds ink of the water's colour
+is listed for review. A board whose water and routes share one colour is left as it was
+read.
 """
 
 from __future__ import annotations
