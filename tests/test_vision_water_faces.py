@@ -8,10 +8,10 @@ from __future__ import annotations
 from dataclasses import replace
 
 import cv2
-import numpy as np
 import pytest
 
 from scoring.space import EMPTY_TOKEN
+from tests.decoder_boards import one_space_unsure
 from tests.expansion_boards import codes, scored
 from tests.project_scripts import load_script
 from vision.decode import DecodeParams, decode
@@ -57,27 +57,16 @@ def test_the_reader_and_the_scorer_agree_on_every_water_class():
     assert mask.sum() > 0 and not mask.flags.writeable
 
 
-def _probs(best: dict[str, float]) -> np.ndarray:
-    """7 x 7 probabilities: every space empty for sure but (3, 3), which reads ``best``."""
-    classes = list(CLASSES)
-    probs = np.full((7, 7, len(classes)), 1e-6, np.float32)
-    probs[:, :, classes.index(EMPTY_TOKEN)] = 1.0
-    probs[3, 3] = 1e-6
-    for token, p in best.items():
-        probs[3, 3, classes.index(token)] = p
-    return probs / probs.sum(axis=2, keepdims=True)
-
-
 def test_an_unsure_branching_river_gives_way_to_a_junction_the_dice_give():
     classes = list(CLASSES)
-    probs = _probs({"WWW_": 0.5, "HHH_": 0.4, "W_W_": 0.1})
+    probs = one_space_unsure({"WWW_": 0.5, "HHH_": 0.4, "W_W_": 0.1})
     assert decode(probs, classes, DecodeParams(odd_water_penalty=0.0)).grid[3][3] == "WWW_"
     decoded = decode(probs, classes)
     assert decoded.grid[3][3] == "HHH_"
     [entry] = decoded.review
     assert "read as WWW_ (0.50, water no die gives)" in entry.reason
     # a sure reading is never changed: a player's mistake still shows up
-    sure = _probs({"WWW_": 0.98, "HHH_": 0.02})
+    sure = one_space_unsure({"WWW_": 0.98, "HHH_": 0.02})
     assert decode(sure, classes).grid[3][3] == "WWW_"
 
 
@@ -86,7 +75,7 @@ def _lone(token: str, p: float, params: WaterParams | None = None):
     classes = list(CLASSES)
     grid = [[EMPTY_TOKEN] * 7 for _ in range(7)]
     grid[3][3] = token
-    return sight_water(grid, _probs({token: p, "H_H_": 1 - p}), classes, [], params)
+    return sight_water(grid, one_space_unsure({token: p, "H_H_": 1 - p}), classes, [], params)
 
 
 def test_one_water_space_read_beyond_doubt_shows_its_expansion():
@@ -114,7 +103,7 @@ def test_a_lone_water_space_on_a_board_with_a_hand_is_read_again():
     classes = list(CLASSES)
     grid = [[EMPTY_TOKEN] * 7 for _ in range(7)]
     grid[3][3] = "H_H_+_W_W"
-    probs = _probs({"H_H_+_W_W": 0.9999, "H_H_": 0.0001})
+    probs = one_space_unsure({"H_H_+_W_W": 0.9999, "H_H_": 0.0001})
     new_grid, _, seen = sight_water(grid, probs, classes, [], hands=frozenset({(5, 5)}))
     assert seen == [] and new_grid[3][3] == "H_H_"
 
@@ -125,7 +114,7 @@ def test_water_read_again_never_becomes_water_already_found_missing():
     classes = list(CLASSES)
     grid = [[EMPTY_TOKEN] * 7 for _ in range(7)]
     grid[3][3] = "__L_"
-    probs = _probs({"__L_": 0.6, "W___": 0.3, "__H_": 0.1})
+    probs = one_space_unsure({"__L_": 0.6, "W___": 0.3, "__H_": 0.1})
     new_grid, [entry], seen = sight_water(grid, probs, classes, [])
     assert seen == [] and new_grid[3][3] == "__H_"
     assert entry.reason.endswith("read as __H_")

@@ -5,8 +5,10 @@ still show up as Errors. For unclear spaces, the candidates within ``near_tie`` 
 re-ranked by log-probability plus a small bonus for each side that agrees with the neighbour
 or the Exit it faces (a route reaching an Exit of the other kind counts against: a highway
 never joins a railway Exit), less a small penalty for water drawn in a shape no River or Lake die
-gives (``vision.water_faces``: on an unclear space such a shape is far more often a misread
-than a player's mistake). Every unclear or changed space goes to ``review``.
+gives (``vision.water_faces``) and, on a board whose reading shows water, for a dead end or
+three-sided station, which no route die gives (``vision.route_faces``; such a space is never
+moved onto water it was not read with): on an unclear space such a shape is far more often a
+misread than a player's mistake. Every unclear or changed space goes to ``review``.
 
 The neighbours get no say on a board whose sure readings clash too often for a played game
 (``vision.played``): on a sheet of drawings that do not join, agreeing with the neighbours
@@ -24,8 +26,10 @@ from scoring.exits import exit_at
 from scoring.sides import ROUTE_KINDS, Side
 from vision.played import PlayedParams, looks_unplayed
 from vision.review import ReviewEntry
+from vision.route_faces import is_odd_route, odd_route_mask
 from vision.space_parts import side_letters
 from vision.water_faces import is_odd_water, odd_water_mask
+from vision.water_sighting import reads_water, water_mask
 
 GRID = 7
 
@@ -52,6 +56,17 @@ class DecodeParams:
     # replaying decode on the saved probabilities of Deep Blue tuning renders 9150000- (300)
     # and phone-condition ones 8850000- (300): 0.5, 1, 2 and 3 tried, 1 best on both
     odd_water_penalty: float = 1.0
+    # ... and from routes no die gives, dead ends and three-sided stations
+    # (vision.route_faces), on a board whose reading shows water (its unsure spaces read by
+    # the parts network, whose dead ends are far more often misreads than the base-game
+    # reader's). Replayed on the same saved probabilities (6 Dec 2026), on every board: Deep
+    # Blue phone tuning 9350000- (196 boards) 603 wrong spaces with none, 588 with 0.5, 581
+    # with 1, 576 with 2; phone tuning 8850000- (297) 693, 693, 693, 695; base tuning
+    # 7200000- (300) 30, 31, 31, 31; Deep Blue tuning 9150000- (200) 63, 63, 62, 62; 1 on
+    # the boards with water only: 583, 691, 30, 62; and a space read first as such a route
+    # never moved onto water (the penalty made false water on those sets): 586, 691, 30, 62
+    # (docs/VISION.md, "Routes no die gives")
+    odd_route_penalty: float = 1.0
     # the agreement bonus counts for nothing on a board that looks unplayed (vision.played),
     # judged on the best classes of its sure spaces
     played: PlayedParams = field(default_factory=PlayedParams)
@@ -102,6 +117,13 @@ def decode(probs: np.ndarray, classes: list[str], params: DecodeParams = DecodeP
     if looks_unplayed(grid, probs, None, params.played):
         params = replace(params, agreement_weight=0.0)
     penalty = params.odd_water_penalty * odd_water_mask(classes)
+    # spaces read first as a route no die gives, on a board read with water: weighed less,
+    # and never moved onto water their first reading lacks
+    odd_route = np.zeros((GRID, GRID), bool)
+    if params.odd_route_penalty and reads_water(probs.reshape(-1, probs.shape[-1]), classes):
+        penalty = penalty + params.odd_route_penalty * odd_route_mask(classes)
+        odd_route = odd_route_mask(classes)[best]
+    dry = ~water_mask(classes)
     changed: dict[tuple[int, int], str] = {}
     for _ in range(2):  # two sweeps let neighbouring unclear spaces settle together
         for r in range(GRID):
@@ -111,6 +133,8 @@ def decode(probs: np.ndarray, classes: list[str], params: DecodeParams = DecodeP
                 if top >= params.clear:
                     continue
                 candidates = np.flatnonzero(p >= params.near_tie * top)
+                if odd_route[r, c]:
+                    candidates = candidates[dry[candidates]]
                 scores = [np.log(p[i] + 1e-9) - penalty[i]
                           + params.agreement_weight
                           * _agreement(grid, r, c, classes[i], sureness, params)
@@ -140,5 +164,6 @@ def decode(probs: np.ndarray, classes: list[str], params: DecodeParams = DecodeP
 
 def _changed_reason(first: str, p_first: float) -> str:
     """Why a space's first reading (its best class) was changed."""
-    odd = ", water no die gives" if is_odd_water(first) else ""
+    odd = (", water no die gives" if is_odd_water(first)
+           else ", a route no die gives" if is_odd_route(first) else "")
     return f"read as {first} ({p_first:.2f}{odd}); changed to agree with its neighbours"
