@@ -55,8 +55,8 @@ class WaterColourParams:
     # a space read at least this surely keeps its reading whatever its colour, but for one
     # read as water alone whose ink is all of the routes' colour: a route drawn with the
     # blue pen is read surely as a route, and a pier's or a bridge's routes may hold most of
-    # its ink. Chosen on the Deep Blue tuning sets (docs/VISION.md, "Colour: blue water
-    # beside routes of another colour"); None: every space is read again by its colour
+    # its ink. Chosen on the Deep Blue tuning sets (docs/VISION.md, "Sure readings against
+    # their ink's colour"); None: every space is read again by its colour
     keep_sure: float | None = 0.95
 
 
