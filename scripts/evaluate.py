@@ -111,8 +111,13 @@ def _number_or_none(text: str, valid: Callable[[float], bool], what: str) -> flo
 
 
 def _probability_or_none(text: str) -> float | None:
-    """--merge-sure, --parts-sure: a probability, or 'none'."""
+    """--merge-sure, --parts-sure, --faint-stroke-share: a probability (a share), or 'none'."""
     return _number_or_none(text, lambda p: 0.0 <= p <= 1.0, "a probability (0..1)")
+
+
+def _ratio_or_none(text: str) -> float | None:
+    """--water-loss-ratio: a ratio above 0, or 'none'."""
+    return _number_or_none(text, lambda r: r > 0.0, "a ratio (above 0)")
 
 
 def _count_or_none(text: str) -> int | None:
@@ -147,11 +152,15 @@ def _init(models: str, tta: str, ink_check: bool = True, unbend: bool = True,
           faint_route_spaces: int | None = WaterParams().faint_route_spaces,
           faint_route_letters: str = WaterParams().faint_route_letters,
           faint_route_river_joins: int = WaterParams().faint_route_river_joins,
-          water_check: bool = True) -> None:
+          water_check: bool = True,
+          faint_stroke_share: float | None = ClassifyParams().faint_stroke_share,
+          water_loss_ratio: float | None = ClassifyParams().water_loss_ratio) -> None:
     global _recognizer
     cv2.setNumThreads(1)
     _recognizer = Recognizer.load(models, params=ReadParams(
         classify=replace(TTA_MODES[tta], faint_above=faint_above,
+                         faint_stroke_share=faint_stroke_share,
+                         water_loss_ratio=water_loss_ratio,
                          second_doubt_ratio=second_doubt_ratio,
                          dry_second_doubt_ratio=dry_second_doubt_ratio, merge_sure=merge_sure,
                          parts_sure=parts_sure, small_space_px=small_space_px,
@@ -539,6 +548,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--faint-above", type=float, default=ClassifyParams().faint_above,
                         help="boards whose ink gain is above this are read by the faint-ink "
                              "readers (vision.classify.has_faint_ink)")
+    parser.add_argument("--faint-stroke-share", type=_probability_or_none,
+                        default=ClassifyParams().faint_stroke_share,
+                        help="a board of faint ink counts its strokes in the spaces whose ink "
+                             "stands this share of its darkest space's above the paper too "
+                             "(ClassifyParams.faint_stroke_share; 'none': only those whose "
+                             "ink stands InkGain.min_contrast above it), for before/after")
+    parser.add_argument("--water-loss-ratio", type=_ratio_or_none,
+                        default=ClassifyParams().water_loss_ratio,
+                        help="a doubtful board's faint-ink reading that loses the water the "
+                             "standard one shows is kept when less than this many times as "
+                             "much in doubt (ClassifyParams.water_loss_ratio; 'none': never), "
+                             "for before/after")
     parser.add_argument("--second-doubt-ratio", type=float,
                         default=ClassifyParams().second_doubt_ratio,
                         help="a doubtful board's faint-ink reading is kept unless it is at "
@@ -613,7 +634,8 @@ def main(argv: list[str] | None = None) -> int:
               args.dry_second_doubt_ratio, args.merge_sure, args.parts_sure,
               not args.no_route_balance, not args.no_skin_test, not args.no_faint_empty,
               args.small_space_px, args.faint_route_spaces,
-              args.faint_route_letters, args.faint_route_river_joins, not args.no_water_check)
+              args.faint_route_letters, args.faint_route_river_joins, not args.no_water_check,
+              args.faint_stroke_share, args.water_loss_ratio)
     with tempfile.TemporaryDirectory() as tmp:
         jobs = [(args.seed + i, args.megapixels, tmp, args.conditions, args.expansion,
                  args.pens) for i in range(args.n)]

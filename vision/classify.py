@@ -56,6 +56,13 @@ class ClassifyParams:
     # has so few) is left to the standard readers: its gain is measured on too little ink.
     faint_above: float = 1.0
     faint_min_spaces: int = 10
+    # ... counting, besides the spaces whose ink stands min_contrast above the paper
+    # (vision.crops.InkGain: dark strokes), those whose ink stands at least this share of
+    # its darkest space's height above it (``BoardInk.spaces_above``), whichever are more:
+    # on a board of faint pencil few strokes reach min_contrast, the very boards the
+    # faint-ink readers are for (docs/VISION.md, "Faint pencil counted by its own
+    # strokes"). None: only the former.
+    faint_stroke_share: float | None = 0.5
     # A board the standard readers read with at least doubtful_spaces spaces less sure than
     # doubtful_below is read by the faint-ink readers too (worn, streaky or blurred ink that
     # is not faint overall). Their reading is kept whole when it keeps the water the first
@@ -80,6 +87,14 @@ class ClassifyParams:
     # kept more often (measured, not the default)"); on boards with water a looser ratio lost
     # water on clean Deep Blue boards.
     dry_second_doubt_ratio: float = 1.0
+    # A second reading that loses the water the first shows (``loses_water``) is kept only
+    # when it is less than water_loss_ratio times as much in doubt as the first (None:
+    # never). The faint-ink base-game reader cannot see water, and is often surer of a board
+    # whose water it misses; but where the standard readers see water on a base-game phone
+    # photo (a curled marker board read as River), the faint-ink reading is the far surer
+    # one, and the right one (docs/VISION.md, "False water on a doubtful board: the surer
+    # reading without it").
+    water_loss_ratio: float | None = 0.75
     # A doubtful board whose spaces are smaller than small_space_px in the photo as decoded
     # (vision.rectify.space_side of the lattice found) keeps the faint-ink readers' second
     # reading whatever its doubt (when it keeps the first's water): so small, a railway's
@@ -320,13 +335,16 @@ def doubt(probs: np.ndarray) -> float:
 
 
 def second_reading_kept(first: np.ndarray, second: np.ndarray, classes: list[str],
-                        doubt_ratio: float = 1.0) -> bool:
+                        doubt_ratio: float = 1.0, water_loss_ratio: float | None = None
+                        ) -> bool:
     """Whether a second reading of a board (the faint-ink readers') replaces the first (the
-    standard readers') whole: it keeps the water the first one shows (``loses_water``), and
-    it is less than ``doubt_ratio`` times as much in doubt (``math.inf``: whatever its
-    doubt)."""
+    standard readers') whole: it is less than ``doubt_ratio`` times as much in doubt
+    (``math.inf``: whatever its doubt), and it keeps the water the first one shows
+    (``loses_water``) or, losing it, is less than ``water_loss_ratio`` times as much in
+    doubt (None: a reading that loses the water is never kept)."""
     if loses_water(first, second, classes):
-        return False
+        return (water_loss_ratio is not None
+                and doubt(second) < min(doubt_ratio, water_loss_ratio) * doubt(first))
     return doubt(second) < doubt_ratio * doubt(first)
 
 
@@ -369,9 +387,14 @@ def second_reading_spaces(first: np.ndarray, sure: float) -> np.ndarray:
 def has_faint_ink(crops: np.ndarray, reader: CellClassifier, params: ClassifyParams) -> bool:
     """Whether a board's 49 crops show faint ink: the gain ``reader`` gives them (its
     metadata's ``ink_gain``) is above ``params.faint_above``, measured on strokes in at least
-    ``params.faint_min_spaces`` spaces."""
+    ``params.faint_min_spaces`` spaces (counted at ``InkGain.min_contrast``, or against the
+    darkest space, ``params.faint_stroke_share``: whichever count is larger)."""
     if reader.gain is None:
         return False
     board = board_ink(crops, reader.meta.cell_px, reader.meta.margin_px, reader.gain)
-    return (gain_of(board, reader.gain) > params.faint_above
-            and board.inked >= params.faint_min_spaces)
+    if gain_of(board, reader.gain) <= params.faint_above:
+        return False
+    inked = board.inked
+    if params.faint_stroke_share is not None:
+        inked = max(inked, board.spaces_above(params.faint_stroke_share))
+    return inked >= params.faint_min_spaces

@@ -197,6 +197,16 @@ class BoardInk:
     ink: float  # its ink darkness
     inked: int  # how many of its spaces show strokes
     strokes: bool  # whether it shows strokes at all (else: no gain)
+    levels: np.ndarray | None = None  # the ink of each space not covered, above the paper
+
+    def spaces_above(self, share: float) -> int:
+        """How many spaces not covered have ink at least ``share`` of the darkest one's
+        height above the paper (0 on a board without strokes): a board of faint pencil
+        counts its strokes, a board of a few dark strokes counts those alone, not its grain."""
+        if not self.strokes or self.levels is None or not len(self.levels):
+            return 0
+        top = float(self.levels.max())
+        return int(np.sum(self.levels >= share * top)) if top > 0 else 0
 
 
 def space_levels(crops: np.ndarray, cell_px: int, margin_px: int, params: InkGain
@@ -220,15 +230,15 @@ def board_ink(crops: np.ndarray, cell_px: int, margin_px: int, params: InkGain) 
     open_spaces = space_paper <= paper + params.covered
     ink = float(np.percentile(space_ink[open_spaces], params.board_percentile))
     inked = int(np.sum(open_spaces & (space_ink >= paper + params.min_contrast)))
-    if ink - paper >= params.min_contrast:
-        return BoardInk(paper, ink, inked, strokes=True)
     levels = space_ink[open_spaces] - paper
+    if ink - paper >= params.min_contrast:
+        return BoardInk(paper, ink, inked, strokes=True, levels=levels)
     above = separated_strokes(levels, params)
     if above is None:
-        return BoardInk(paper, ink, inked, strokes=False)
+        return BoardInk(paper, ink, inked, strokes=False, levels=levels)
     strokes = space_ink[open_spaces][levels >= above]
     return BoardInk(paper, float(np.percentile(strokes, params.board_percentile)),
-                    len(strokes), strokes=True)
+                    len(strokes), strokes=True, levels=levels)
 
 
 def separated_strokes(levels: np.ndarray, params: InkGain) -> float | None:

@@ -568,14 +568,16 @@ class Recognizer:
         readers') give, and its name: the second whole when it is less in doubt (on a board
         without water, less than ``dry_second_doubt_ratio`` times as much; on a board of
         small spaces, ``space_px`` px, whatever its doubt: ``second_doubt_ratio``) and keeps
-        the first's water (``second_reading_kept``); else, with ``merge_sure`` set and
+        the first's water, or, losing it, is less than ``water_loss_ratio`` times as much in
+        doubt (``second_reading_kept``); else, with ``merge_sure`` set and
         neither showing water, the two merged space by space (``second_reading_spaces``: the
         spaces the first is sure of keep it); else (by default, and on a board with water,
         on which the merge read worse) the first whole."""
         params, classes = self.params.classify, list(self.classifier.meta.classes)
         water = shows_water(first.probs, classes)
         ratio = second_doubt_ratio(space_px, params, water)
-        if second_reading_kept(first.probs, second.probs, classes, ratio):
+        if second_reading_kept(first.probs, second.probs, classes, ratio,
+                               params.water_loss_ratio):
             return second, SECOND_READING_KEPT
         if params.merge_sure is None or water or shows_water(second.probs, classes):
             return first, SECOND_READING_DROPPED
