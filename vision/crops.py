@@ -10,7 +10,7 @@ zero background".
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
@@ -197,7 +197,8 @@ class BoardInk:
     ink: float  # its ink darkness
     inked: int  # how many of its spaces show strokes
     strokes: bool  # whether it shows strokes at all (else: no gain)
-    levels: np.ndarray | None = None  # the ink of each space not covered, above the paper
+    # the ink of each space not covered, above the paper (not compared: an array)
+    levels: np.ndarray | None = field(default=None, compare=False)
 
     def spaces_above(self, share: float) -> int:
         """How many spaces not covered have ink at least ``share`` of the darkest one's
