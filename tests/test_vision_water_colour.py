@@ -17,10 +17,13 @@ from vision.recognizer import ReadParams, Recognizer
 from vision.render import PhotoOptions, render_photo
 from vision.render.water_games import pick_expansions, water_board
 from vision.space_parts import side_letters
+from vision.classify import ClassifyParams
 from vision.water_colour import (
+    SpaceInk,
     WaterColourParams,
     board_colours,
     check_water_colour,
+    water_in_own_colour,
     water_share,
 )
 
@@ -208,3 +211,50 @@ def test_a_space_read_surely_as_water_alone_in_the_routes_colour_is_read_again(r
     assert reading.grid[5][0] == "HH__"
     entry = next(e for e in reading.review if (e.row, e.col) == (5, 0))
     assert entry.reason.startswith("read as WW__ (0.99), but its ink is the board's route colour")
+
+
+def _one_hot(tokens: list[str], classes: list[str]) -> np.ndarray:
+    probs = np.zeros((len(tokens), len(classes)))
+    probs[np.arange(len(tokens)), [classes.index(t) for t in tokens]] = 1.0
+    return probs
+
+
+def test_water_in_its_own_colour_is_bluer_than_the_routes():
+    """``water_in_own_colour``: the spaces read as water hold ink at least ``min_gap`` bluer
+    than those read as routes; the same colour, water less blue, or too little ink to
+    measure, is not."""
+    classes = [".", "H_H_", "W_W_", "LLLL"]
+    tokens = ["W_W_"] * 4 + ["LLLL"] + ["H_H_"] * 20 + ["."] * 24
+    probs = _one_hot(tokens, classes)
+    params = WaterColourParams()
+
+    def ink(water: float, routes: float, water_px: int = 60) -> SpaceInk:
+        levels = [water] * 5 + [routes] * 20 + [0.0] * 24
+        pixels = [water_px] * 5 + [60] * 20 + [0] * 24
+        return SpaceInk([np.full(n, v, np.float32) for v, n in zip(levels, pixels, strict=True)])
+
+    assert water_in_own_colour(probs, classes, ink(60.0, 5.0), params)
+    assert not water_in_own_colour(probs, classes, ink(40.0, 43.0), params)  # one marker
+    assert not water_in_own_colour(probs, classes, ink(10.0, 43.0), params)  # less blue
+    assert not water_in_own_colour(probs, classes, ink(60.0, 5.0, water_px=10), params)
+    assert not water_in_own_colour(_one_hot(["H_H_"] * 25 + ["."] * 24, classes),
+                                   classes, ink(60.0, 5.0), params)  # no water read
+
+
+def test_a_blue_river_read_doubtfully_is_not_given_up_for_a_surer_reading_without_it(
+        reader, tmp_path):
+    """Wide-pen Deep Blue render 9600192 (scripts/evaluate.py --seed 9600000 --pens wide
+    --expansion mix): a river in a blue pen beside black routes, read doubtfully by the
+    standard readers (8 spaces wrong); the faint-ink readers read no water, 0.18 times as
+    much in doubt. ``ClassifyParams.water_loss_ratio`` alone kept that reading (18 wrong, the
+    River lost); the river's blue keeps the first. (Found in that set's figures: docs/VISION.md,
+    "False water on a doubtful board".)"""
+    photo, played = load_script("evaluate").render_case(9_600_192, None, None, "mix", "wide")
+    assert played == ("river",)
+    path = tmp_path / "blue_river_wide.jpg"
+    cv2.imwrite(str(path), photo.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
+    assert ClassifyParams().water_loss_ratio is not None
+    reading = reader.read(path)
+    assert reading.readers == "standard, second reading dropped"
+    assert [s.name for s in reading.expansions_seen] == ["river"]
+    assert len(_wrong(reading.grid, photo.grid)) <= 9

@@ -93,7 +93,8 @@ class ClassifyParams:
     # whose water it misses; but where the standard readers see water on a base-game phone
     # photo (a curled marker board read as River), the faint-ink reading is the far surer
     # one, and the right one (docs/VISION.md, "False water on a doubtful board: the surer
-    # reading without it").
+    # reading without it"). Never when the first's water is drawn bluer than its routes
+    # (``vision.water_colour.water_in_own_colour``): a blue river is a river.
     water_loss_ratio: float | None = 0.75
     # A doubtful board whose spaces are smaller than small_space_px in the photo as decoded
     # (vision.rectify.space_side of the lattice found) keeps the faint-ink readers' second

@@ -91,7 +91,13 @@ from vision.route_balance import (
     balanced_review,
 )
 from vision.unbend import Unbend, UnbendParams, unbend
-from vision.water_colour import WaterColourParams, check_water_colour, space_ink
+from vision.water_colour import (
+    SpaceInk,
+    WaterColourParams,
+    check_water_colour,
+    space_ink,
+    water_in_own_colour,
+)
 from vision.water_sighting import (
     ExpansionSighting,
     WaterParams,
@@ -242,6 +248,18 @@ def space_quads(lattice: np.ndarray) -> np.ndarray:
     """(7, 7, 4, 2) every space's corners (TL, TR, BR, BL) from the (8, 8, 2) crossings."""
     return np.stack([lattice[:-1, :-1], lattice[:-1, 1:], lattice[1:, 1:], lattice[1:, :-1]],
                     axis=2).astype(np.float32)
+
+
+def water_loss_ratio(first: np.ndarray, classes: list[str], ink: SpaceInk | None,
+                     params: ClassifyParams, colour: WaterColourParams) -> float | None:
+    """How much surer than the first reading a second one that loses its water must be to
+    replace it (``ClassifyParams.water_loss_ratio``), or None (never) when the first's
+    water is drawn in its own colour (``water_in_own_colour``; ``ink`` None: not known)."""
+    if params.water_loss_ratio is None or ink is None:
+        return params.water_loss_ratio
+    if water_in_own_colour(first, classes, ink, colour):
+        return None
+    return params.water_loss_ratio
 
 
 def finer_locate(photo: LoadedPhoto, params: LocateParams) -> LocateParams | None:
@@ -554,22 +572,27 @@ class Recognizer:
         name = FAINT_READERS if faint else STANDARD_READERS
         if (self.faint is not None and not faint
                 and doubtful(reading.probs, self.params.classify)):
+            meta = self.classifier.meta
+            ink = space_ink(crops.each, crops.blue, meta.cell_px, meta.margin_px,
+                            self.params.water_colour)
             reading, name = self.second_reading(reading, self.read_with(self.faint, crops),
-                                                space_px)
+                                                space_px, ink)
         marks = None if reading.marks is None else reading.marks.reshape(GRID, GRID)
         threshold = reading.mark_threshold
         if isinstance(threshold, np.ndarray):
             threshold = threshold.reshape(GRID, GRID)
         return Classified(reading.probs.reshape(GRID, GRID, -1), name, marks, threshold)
 
-    def second_reading(self, first: Reading, second: Reading, space_px: float | None = None
-                       ) -> tuple[Reading, str]:
+    def second_reading(self, first: Reading, second: Reading, space_px: float | None = None,
+                       ink: SpaceInk | None = None) -> tuple[Reading, str]:
         """What a doubtful board's two readings (the standard readers', the faint-ink
         readers') give, and its name: the second whole when it is less in doubt (on a board
         without water, less than ``dry_second_doubt_ratio`` times as much; on a board of
         small spaces, ``space_px`` px, whatever its doubt: ``second_doubt_ratio``) and keeps
         the first's water, or, losing it, is less than ``water_loss_ratio`` times as much in
-        doubt (``second_reading_kept``); else, with ``merge_sure`` set and
+        doubt, unless the first's water is drawn in its own colour (``ink``, the board's
+        spaces' ink: ``water_in_own_colour``; None: not known) (``second_reading_kept``);
+        else, with ``merge_sure`` set and
         neither showing water, the two merged space by space (``second_reading_spaces``: the
         spaces the first is sure of keep it); else (by default, and on a board with water,
         on which the merge read worse) the first whole."""
@@ -577,7 +600,8 @@ class Recognizer:
         water = shows_water(first.probs, classes)
         ratio = second_doubt_ratio(space_px, params, water)
         if second_reading_kept(first.probs, second.probs, classes, ratio,
-                               params.water_loss_ratio):
+                               water_loss_ratio(first.probs, classes, ink, params,
+                                                self.params.water_colour)):
             return second, SECOND_READING_KEPT
         if params.merge_sure is None or water or shows_water(second.probs, classes):
             return first, SECOND_READING_DROPPED

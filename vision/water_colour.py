@@ -183,6 +183,25 @@ def check_water_colour(grid: list[list[str]], probs: np.ndarray, classes: list[s
     return grid, review, frozenset(coloured)
 
 
+def water_in_own_colour(probs: np.ndarray, classes: list[str], ink: SpaceInk,
+                        params: WaterColourParams) -> bool:
+    """Whether the spaces a reading ((49, n_classes) probabilities) reads as water, however
+    surely, hold bluer ink than those it reads as routes without water: their median
+    blueness at least ``params.min_gap`` higher (spaces with ``params.min_ink_px`` ink
+    pixels or more). Water drawn with a blue pen beside routes of another colour is
+    water; a base board's routes read as river or lake are drawn in the routes' own
+    colour."""
+    best = np.asarray(probs).reshape(len(ink.pixels), -1).argmax(axis=1)
+    watery = water_mask(classes)[best]
+    route = (best != classes.index(".")) & ~watery
+    measured = ink.pixels >= params.min_ink_px
+    if not (watery & measured).any() or not (route & measured).any():
+        return False
+    water_level = float(np.median(ink.blueness[watery & measured]))
+    route_level = float(np.median(ink.blueness[route & measured]))
+    return water_level - route_level >= params.min_gap
+
+
 def kept_against_colour(token: str, sureness: float, params: WaterColourParams) -> bool:
     """Whether a space read as ``token`` this surely keeps that reading though its ink's
     colour says otherwise: when read at least ``params.keep_sure`` surely, unless it is read
