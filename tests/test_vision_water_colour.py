@@ -13,11 +13,11 @@ import pytest
 
 import vision.recognizer as recognizer_module
 from tests.project_scripts import load_script
+from vision.classify import ClassifyParams
 from vision.recognizer import ReadParams, Recognizer
 from vision.render import PhotoOptions, render_photo
 from vision.render.water_games import pick_expansions, water_board
 from vision.space_parts import side_letters
-from vision.classify import ClassifyParams
 from vision.water_colour import (
     SpaceInk,
     WaterColourParams,
