@@ -121,8 +121,9 @@ def decode(probs: np.ndarray, classes: list[str], params: DecodeParams = DecodeP
     # and never moved onto water their first reading lacks
     odd_route = np.zeros((GRID, GRID), bool)
     if params.odd_route_penalty and reads_water(probs.reshape(-1, probs.shape[-1]), classes):
-        penalty = penalty + params.odd_route_penalty * odd_route_mask(classes)
-        odd_route = odd_route_mask(classes)[best]
+        odd_classes = odd_route_mask(classes)
+        penalty = penalty + params.odd_route_penalty * odd_classes
+        odd_route = odd_classes[best]
     dry = ~water_mask(classes)
     changed: dict[tuple[int, int], str] = {}
     for _ in range(2):  # two sweeps let neighbouring unclear spaces settle together

@@ -419,7 +419,8 @@ class Recognizer:
             upright = self.orient(straight)
         space_px = space_side(lattice.corners)
         with clock("classify"):
-            classified = self.classify(upright.crops, space_px)
+            ink = self.space_ink(upright.crops)
+            classified = self.classify(upright.crops, space_px, ink)
         with clock("decode"):
             decoded, balance = self.decode(classified.probs)
         probs = balance.probs
@@ -437,8 +438,7 @@ class Recognizer:
                 measures = measure_ink(upright.flat, self.board, self.params.ink)
         with clock("water"):
             grid, review, seen = self.read_water(
-                decoded, probs, upright.crops,
-                frozenset() if measures is None else measures.skin_spaces())
+                decoded, probs, ink, frozenset() if measures is None else measures.skin_spaces())
         if measures is not None:
             with clock("covered"):
                 grid, review = self.read_covered(grid, probs, review, measures, seen)
@@ -472,16 +472,21 @@ class Recognizer:
         balance = balance_routes(probs, classes, self.params.decode, self.params.route_balance)
         return Decoded(balance.decoded.grid, balanced_review(balance, classes)), balance
 
-    def read_water(self, decoded: Decoded, probs: np.ndarray, crops: Darkness,
+    def space_ink(self, crops: Darkness) -> SpaceInk:
+        """The colour of each space's ink (``vision.water_colour.space_ink``), from the
+        classifier's crops."""
+        meta = self.classifier.meta
+        return space_ink(crops.each, crops.blue, meta.cell_px, meta.margin_px,
+                         self.params.water_colour)
+
+    def read_water(self, decoded: Decoded, probs: np.ndarray, ink: SpaceInk,
                    hands: frozenset[tuple[int, int]] = frozenset()
                    ) -> tuple[list[list[str]], list[ReviewEntry], list[ExpansionSighting]]:
-        """The decoded grid with its water checked against the colour of each space's ink
-        (``vision.water_colour``), then the expansions it shows (``sight_water``; the
-        ``hands`` spaces, a hand on them, are no evidence of water)."""
-        meta, params = self.classifier.meta, self.params
-        classes = list(meta.classes)
-        ink = space_ink(crops.each, crops.blue, meta.cell_px, meta.margin_px,
-                        params.water_colour)
+        """The decoded grid with its water checked against the colour of each space's
+        ``ink`` (``vision.water_colour``), then the expansions it shows (``sight_water``;
+        the ``hands`` spaces, a hand on them, are no evidence of water)."""
+        params = self.params
+        classes = list(self.classifier.meta.classes)
         grid, review, coloured = check_water_colour(decoded.grid, probs, classes,
                                                     decoded.review, ink, params.water_colour)
         return sight_water(grid, probs, classes, review, params.water, coloured, hands)
@@ -557,14 +562,16 @@ class Recognizer:
         points = region.to_photo(canonical_to_image(canonical, region.corners, self.board))
         return np.rot90(points, quarter_turns, axes=(0, 1))
 
-    def classify(self, crops: Darkness, space_px: float | None = None) -> Classified:
+    def classify(self, crops: Darkness, space_px: float | None = None,
+                 ink: SpaceInk | None = None) -> Classified:
         """(7, 7, n_classes) probabilities of the 49 crops, and which readers gave them.
 
         A board with faint ink is read by the faint-ink readers (``readers_for``; their
         parts network reads it on less sure water, ``WaterParams.faint_route_spaces``); a
         board the standard readers read doubtfully (``vision.classify.doubtful``) is read
         by the faint-ink readers too (``second_reading``; ``space_px``: the size of its
-        spaces in the photo as decoded, None when not known).
+        spaces in the photo as decoded, None when not known; ``ink``: its spaces' ink
+        colour, ``space_ink``, measured here when not given).
         """
         readers = self.readers_for(crops.each)
         faint = readers is self.faint
@@ -572,11 +579,9 @@ class Recognizer:
         name = FAINT_READERS if faint else STANDARD_READERS
         if (self.faint is not None and not faint
                 and doubtful(reading.probs, self.params.classify)):
-            meta = self.classifier.meta
-            ink = space_ink(crops.each, crops.blue, meta.cell_px, meta.margin_px,
-                            self.params.water_colour)
             reading, name = self.second_reading(reading, self.read_with(self.faint, crops),
-                                                space_px, ink)
+                                                space_px,
+                                                self.space_ink(crops) if ink is None else ink)
         marks = None if reading.marks is None else reading.marks.reshape(GRID, GRID)
         threshold = reading.mark_threshold
         if isinstance(threshold, np.ndarray):

@@ -23,6 +23,7 @@ from functools import cached_property
 
 import numpy as np
 
+from scoring.space import EMPTY_TOKEN
 from vision.review import ReviewEntry
 from vision.space_parts import side_letters
 from vision.water_sighting import WATER_LETTERS, water_mask
@@ -193,7 +194,7 @@ def water_in_own_colour(probs: np.ndarray, classes: list[str], ink: SpaceInk,
     colour."""
     best = np.asarray(probs).reshape(len(ink.pixels), -1).argmax(axis=1)
     watery = water_mask(classes)[best]
-    route = (best != classes.index(".")) & ~watery
+    route = (best != classes.index(EMPTY_TOKEN)) & ~watery
     measured = ink.pixels >= params.min_ink_px
     if not (watery & measured).any() or not (route & measured).any():
         return False
