@@ -116,7 +116,7 @@ def _probability_or_none(text: str) -> float | None:
 
 
 def _ratio_or_none(text: str) -> float | None:
-    """--water-loss-ratio: a ratio above 0, or 'none'."""
+    """--water-loss-ratio, --split-cap: a number above 0, or 'none'."""
     return _number_or_none(text, lambda r: r > 0.0, "a ratio (above 0)")
 
 
@@ -154,7 +154,8 @@ def _init(models: str, tta: str, ink_check: bool = True, unbend: bool = True,
           faint_route_river_joins: int = WaterParams().faint_route_river_joins,
           water_check: bool = True,
           faint_stroke_share: float | None = ClassifyParams().faint_stroke_share,
-          water_loss_ratio: float | None = ClassifyParams().water_loss_ratio) -> None:
+          water_loss_ratio: float | None = ClassifyParams().water_loss_ratio,
+          split_cap: float | None = RouteBalanceParams().split_cap) -> None:
     global _recognizer
     cv2.setNumThreads(1)
     _recognizer = Recognizer.load(models, params=ReadParams(
@@ -170,7 +171,7 @@ def _init(models: str, tta: str, ink_check: bool = True, unbend: bool = True,
         unbend=UnbendParams(enabled=unbend),
         marks=MarkParams(enabled=mark_check, threshold=mark_threshold),
         covered=CoveredParams(enabled=covered_context),
-        route_balance=RouteBalanceParams(enabled=route_balance),
+        route_balance=RouteBalanceParams(enabled=route_balance, split_cap=split_cap),
         faint_empty=FaintEmptyParams(enabled=faint_empty),
         water=WaterParams(faint_route_spaces=faint_route_spaces,
                           faint_route_letters=faint_route_letters,
@@ -609,6 +610,12 @@ def main(argv: list[str] | None = None) -> int:
                         help="decode without weighing railways and highways again on a board "
                              "that reads far too few of one kind (vision.route_balance), for "
                              "before/after")
+    parser.add_argument("--split-cap", type=_ratio_or_none,
+                        default=RouteBalanceParams().split_cap,
+                        help="each board's own divide between railway and highway evidence "
+                             "is moved at most this far from even, in log-odds "
+                             "(RouteBalanceParams.split_cap; 'none': even on every board), "
+                             "for before/after")
     parser.add_argument("--no-skin-test", action="store_true",
                         help="read without telling a hand from a filled lake by its colour "
                              "(vision.ink_check.covering_skin), for before/after")
@@ -635,7 +642,7 @@ def main(argv: list[str] | None = None) -> int:
               not args.no_route_balance, not args.no_skin_test, not args.no_faint_empty,
               args.small_space_px, args.faint_route_spaces,
               args.faint_route_letters, args.faint_route_river_joins, not args.no_water_check,
-              args.faint_stroke_share, args.water_loss_ratio)
+              args.faint_stroke_share, args.water_loss_ratio, args.split_cap)
     with tempfile.TemporaryDirectory() as tmp:
         jobs = [(args.seed + i, args.megapixels, tmp, args.conditions, args.expansion,
                  args.pens) for i in range(args.n)]

@@ -17,8 +17,10 @@ from vision.render import PhotoOptions, render_photo, sample_grid
 from vision.route_balance import (
     RouteBalanceParams,
     balance_routes,
+    board_split,
     route_share,
     short_kind,
+    split_routes,
 )
 from vision.space_parts import same_space
 
@@ -97,3 +99,68 @@ def test_few_route_sides_are_not_weighed():
     assert balance.kind is None and balance.decoded.grid[0][0] == "H_H_"
     assert balance_routes(probs, classes, params=RouteBalanceParams(min_sides=2)).kind == "R"
 
+
+
+def test_the_board_divide_sits_between_its_two_groups():
+    """Railway sides sure (+8), highway sides near even (+0.4 to -1): the divide moves
+    towards highway, at most split_cap; two equally sure groups, too few sides or the
+    divide switched off leave it even."""
+    params = RouteBalanceParams()
+    lopsided = np.array([8.0] * 20 + [0.4, 0.2, -0.5, -1.0] * 5)
+    assert board_split(lopsided, params) == params.split_cap
+    assert board_split(-lopsided, params) == -params.split_cap
+    assert 0 < board_split(lopsided, replace(params, split_cap=10.0)) < 6.0
+    assert board_split(np.array([8.0] * 20 + [-8.0] * 20), params) == 0.0
+    assert board_split(lopsided[:10], params) == 0.0  # under split_min_sides
+    assert board_split(np.full(40, 5.0), params) == 0.0  # one group only
+    assert board_split(lopsided, replace(params, split_cap=None)) == 0.0
+
+
+def test_a_near_tie_goes_the_way_the_board_divides():
+    """Ten sure railway spaces and ten straight highways near even, half of them read 0.55
+    against 0.45 as railway: at the board's divide the near ties are more likely highway;
+    sure readings stay. (Which token a near tie decodes to is then the decoder's agreement
+    with its neighbours, vision.decode.)"""
+    classes = [".", "H_H_", "R_R_"]
+    probs = np.zeros((7, 7, 3), np.float32)
+    probs[..., 0] = 1.0
+    spaces = [(r, c) for r in range(7) for c in range(7)]
+    for r, c in spaces[:10]:
+        probs[r, c] = [0.0, 0.0001, 0.9999]  # sure railways: 20 sides
+    for r, c in spaces[10:15]:
+        probs[r, c] = [0.0, 0.45, 0.55]  # near ties read as railway: 10 sides
+    for r, c in spaces[15:20]:
+        probs[r, c] = [0.0, 0.58, 0.42]  # and as highway: 10 sides
+    split, divide = split_routes(probs, classes)
+    assert divide == RouteBalanceParams().split_cap
+    best = split.argmax(axis=2)
+    assert all(best[r, c] == 2 for r, c in spaces[:10])
+    assert all(best[r, c] == 1 for r, c in spaces[10:20])
+    assert np.allclose(split.sum(axis=2), 1.0)
+    balance = balance_routes(probs, classes)
+    assert balance.split == divide and np.array_equal(balance.probs, split)
+    assert all(balance.decoded.grid[r][c] == "R_R_" for r, c in spaces[:10])
+    even = balance_routes(probs, classes, params=RouteBalanceParams(split_cap=None))
+    assert even.split == 0.0 and even.kind == "H"  # read all railway, then weighed for it
+    assert balance.kind is None  # at the divide the board reads half highway
+    assert split_routes(probs, classes, RouteBalanceParams(split_cap=None))[0] is probs
+
+
+DIVIDED = 8850161  # dry-erase ink on bumpy paper, small in a low-resolution photo
+
+
+def test_a_phone_board_read_at_its_own_divide(recognizer, tmp_path):
+    """Phone tuning render 8850161: its railway sides read surely, several highway sides near
+    even; read at the board's own divide it has fewer wrong spaces than read at even."""
+    seed = DIVIDED
+    rng = np.random.default_rng([seed, 99])
+    photo = render_photo(sample_grid(rng), seed=seed, options=PhotoOptions(conditions="phone"))
+    path = str(tmp_path / f"phone_{seed}.jpg")
+    cv2.imwrite(path, photo.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
+    params = recognizer.params
+    even = Recognizer.load(params=replace(
+        params, route_balance=replace(params.route_balance, split_cap=None)))
+    at_even, divided = even.read(path), recognizer.read(path)
+    wrong_even, wrong_divided = _wrong(at_even.grid, photo.grid), _wrong(divided.grid, photo.grid)
+    assert len(wrong_divided) <= len(wrong_even) - 3
+    assert wrong_divided < wrong_even  # every space it gets wrong was wrong at even too

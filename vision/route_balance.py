@@ -15,6 +15,15 @@ gives it ``target_share``. The weights are capped: a reading the classifier is s
 not move, and if the cap is not enough the probabilities are left as they were. The
 recogniser lists every space whose token the weighing changed, and warns that the board's
 railways and highways may look alike.
+
+Before that, ``split_routes`` sets each board's own divide between the two kinds. A player
+draws every railway alike and every highway alike, so the evidence the classifier gives each
+route side (the log-odds of railway against highway) falls in two groups; on a faint or
+blurred photo one group can sit near even while the other is sure. The divide is put
+midway between the two groups' mean evidence (two-means in one dimension, each side's
+evidence counted up to ``split_clip``), at most ``split_cap`` from even, and the sides'
+evidence is moved by it, so that near ties go the way the rest of the board suggests. A
+divide within ``split_min`` of even leaves the probabilities as they are.
 """
 
 from __future__ import annotations
@@ -47,6 +56,11 @@ class RouteBalanceParams:
     # factor per side of the short kind (and divisor per side of the other), tried in turn;
     # the last is the cap
     weights: tuple[float, ...] = (1.22, 1.49, 1.82, 2.23)
+    # the board's own divide (``split_routes``); None: the divide is even on every board
+    split_cap: float | None = 0.5  # the divide's furthest from even, in log-odds
+    split_clip: float = 6.0  # a side's evidence counted up to this, either way
+    split_min: float = 0.1  # a divide nearer even than this is left even
+    split_min_sides: int = 20  # route sides with a reading at least even, at least
 
 
 @dataclass
@@ -60,6 +74,7 @@ class Balance:
     share_after: float = 0.0
     weight: float = 1.0
     changed: dict[tuple[int, int], str] = field(default_factory=dict)  # space: first token
+    split: float = 0.0  # the board's own divide (``split_routes``), 0 if left even
 
 
 def route_share(grid: list[list[str]], kind: str) -> tuple[float, int]:
@@ -81,6 +96,58 @@ def kind_surplus(classes: tuple[str, ...]) -> np.ndarray:
                     dtype=np.float64)
 
 
+@lru_cache(maxsize=8)
+def side_kind_masks(classes: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray]:
+    """(4, n_classes) masks of the classes with a railway, and with a highway, on each
+    side."""
+    letters = [side_letters(t) for t in classes]
+    railway = np.array([[t[k] == "R" for t in letters] for k in range(4)], dtype=np.float64)
+    highway = np.array([[t[k] == "H" for t in letters] for k in range(4)], dtype=np.float64)
+    return railway, highway
+
+
+def side_odds(probs: np.ndarray, classes: list[str]) -> np.ndarray:
+    """The log-odds of railway against highway of every side of every space that carries
+    a route more likely than not (one value a side, flattened)."""
+    railway, highway = side_kind_masks(tuple(classes))
+    p = probs.reshape(-1, probs.shape[-1]).astype(np.float64)
+    rail, road = p @ railway.T, p @ highway.T
+    routed = rail + road >= 0.5
+    return np.log((rail[routed] + 1e-6) / (road[routed] + 1e-6))
+
+
+def board_split(odds: np.ndarray, params: RouteBalanceParams) -> float:
+    """The board's divide between railway and highway evidence: two-means in one dimension
+    from even, each side's evidence clipped to ``split_clip``, the divide capped at
+    ``split_cap``; 0 when too few sides or when either group runs out."""
+    if params.split_cap is None or len(odds) < params.split_min_sides:
+        return 0.0
+    odds = np.clip(odds, -params.split_clip, params.split_clip)
+    divide = 0.0
+    for _ in range(20):
+        rail, road = odds[odds > divide], odds[odds <= divide]
+        if len(rail) < 3 or len(road) < 3:
+            return 0.0
+        moved = float(np.clip((rail.mean() + road.mean()) / 2,
+                              -params.split_cap, params.split_cap))
+        if moved == divide:
+            break
+        divide = moved
+    return divide if abs(divide) >= params.split_min else 0.0
+
+
+def split_routes(probs: np.ndarray, classes: list[str],
+                 params: RouteBalanceParams = RouteBalanceParams()) -> tuple[np.ndarray, float]:
+    """The probabilities with every side's railway evidence moved by the board's divide
+    (``board_split``; each class weighed by exp(-divide / 2) per railway side over its
+    highway sides), and the divide; ``probs`` itself when the divide is even."""
+    divide = board_split(side_odds(probs, classes), params) if params.enabled else 0.0
+    if divide == 0.0:
+        return probs, 0.0
+    weighed = probs * np.exp(-divide / 2 * kind_surplus(tuple(classes)))[None, None, :]
+    return (weighed / weighed.sum(axis=2, keepdims=True)).astype(probs.dtype), divide
+
+
 def short_kind(grid: list[list[str]], params: RouteBalanceParams) -> tuple[str | None, float]:
     """The kind of route the decoded grid holds too little of (None if neither), and its
     share."""
@@ -97,16 +164,18 @@ def short_kind(grid: list[list[str]], params: RouteBalanceParams) -> tuple[str |
 def balance_routes(probs: np.ndarray, classes: list[str],
                    decode_params: DecodeParams | None = None,
                    params: RouteBalanceParams = RouteBalanceParams()) -> Balance:
-    """The (7, 7, n_classes) probabilities with the short kind of route weighed up (see the
-    module's docstring), and their decoding; ``probs`` as they are when nothing is short or
-    the cap is not enough. ``decode_params``: the decoder's (its defaults when None)."""
+    """The (7, 7, n_classes) probabilities split at the board's own divide
+    (``split_routes``), then the short kind of route weighed up (see the module's
+    docstring), and their decoding; ``probs`` as they are when the divide is even and
+    nothing is short or the cap is not enough. ``decode_params``: the decoder's (its defaults when None)."""
     decode_params = decode_params or DecodeParams()
+    probs, split = split_routes(probs, classes, params)
     first = decode(probs, classes, decode_params)
     if not params.enabled:
         return Balance(probs, first)
     kind, before = short_kind(first.grid, params)
     if kind is None:
-        return Balance(probs, first)
+        return Balance(probs, first, split=split)
     surplus = kind_surplus(tuple(classes)) * (1.0 if kind == "R" else -1.0)
     for weight in params.weights:
         weighed = probs * (weight ** surplus)[None, None, :]
@@ -117,8 +186,8 @@ def balance_routes(probs: np.ndarray, classes: list[str],
             changed = {(r, c): first.grid[r][c] for r in range(len(first.grid))
                        for c in range(len(first.grid[r]))
                        if decoded.grid[r][c] != first.grid[r][c]}
-            return Balance(weighed, decoded, kind, before, after, weight, changed)
-    return Balance(probs, first)
+            return Balance(weighed, decoded, kind, before, after, weight, changed, split)
+    return Balance(probs, first, split=split)
 
 
 def balanced_review(balance: Balance, classes: list[str]) -> list[ReviewEntry]:
