@@ -50,13 +50,15 @@ def river_board(tmp_path_factory):
 def test_unsure_routes_are_not_read_as_dead_ends(river_board):
     """Three unsure spaces of a dim photo, a railway under a pen among them, which the
     decoder read as dead ends (one side facing an empty space agreed better with it) and
-    now reads as the straight routes they are."""
+    now reads as the straight routes they are. Since the board's own divide between railway
+    and highway (vision.route_balance.split_routes) the third, a highway, is read right
+    without the penalty too; the two railways still need it."""
     path, truth = river_board
     spaces = {(1, 0): "_R_R", (2, 2): "R_R_", (3, 1): "_H_H"}
     assert all(truth[r][c] == token for (r, c), token in spaces.items())
     without = Recognizer.load(params=replace(ReadParams(), decode=DecodeParams(
         odd_route_penalty=0.0))).read(path)
-    assert all(is_odd_route(without.grid[r][c]) for r, c in spaces)
+    assert all(is_odd_route(without.grid[r][c]) for r, c in [(1, 0), (2, 2)])
     reading = Recognizer.load().read(path)
     assert {rc: reading.grid[rc[0]][rc[1]] for rc in spaces} == spaces
     wrong = [(r, c) for r in range(7) for c in range(7) if reading.grid[r][c] != truth[r][c]]
