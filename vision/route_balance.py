@@ -38,6 +38,7 @@ from vision.review import ReviewEntry
 from vision.space_parts import side_letters
 
 KIND_WORDS = {"H": "highways", "R": "railways"}
+SPLIT_ROUNDS = 20  # two-means in one dimension settles in a few rounds; at most this many
 
 
 @dataclass(frozen=True)
@@ -61,6 +62,7 @@ class RouteBalanceParams:
     split_clip: float = 6.0  # a side's evidence counted up to this, either way
     split_min: float = 0.1  # a divide nearer even than this is left even
     split_min_sides: int = 20  # route sides with a reading at least even, at least
+    split_min_group: int = 3  # ... and at least this many either side of the divide
 
 
 @dataclass
@@ -119,14 +121,14 @@ def side_odds(probs: np.ndarray, classes: list[str]) -> np.ndarray:
 def board_split(odds: np.ndarray, params: RouteBalanceParams) -> float:
     """The board's divide between railway and highway evidence: two-means in one dimension
     from even, each side's evidence clipped to ``split_clip``, the divide capped at
-    ``split_cap``; 0 when too few sides or when either group runs out."""
+    ``split_cap``; 0 when too few sides, or too few either side of the divide."""
     if params.split_cap is None or len(odds) < params.split_min_sides:
         return 0.0
     odds = np.clip(odds, -params.split_clip, params.split_clip)
     divide = 0.0
-    for _ in range(20):
+    for _ in range(SPLIT_ROUNDS):
         rail, road = odds[odds > divide], odds[odds <= divide]
-        if len(rail) < 3 or len(road) < 3:
+        if min(len(rail), len(road)) < params.split_min_group:
             return 0.0
         moved = float(np.clip((rail.mean() + road.mean()) / 2,
                               -params.split_cap, params.split_cap))
@@ -167,7 +169,8 @@ def balance_routes(probs: np.ndarray, classes: list[str],
     """The (7, 7, n_classes) probabilities split at the board's own divide
     (``split_routes``), then the short kind of route weighed up (see the module's
     docstring), and their decoding; ``probs`` as they are when the divide is even and
-    nothing is short or the cap is not enough. ``decode_params``: the decoder's (its defaults when None)."""
+    nothing is short or the cap is not enough. ``decode_params``: the decoder's (its
+    defaults when None)."""
     decode_params = decode_params or DecodeParams()
     probs, split = split_routes(probs, classes, params)
     first = decode(probs, classes, decode_params)
