@@ -92,20 +92,23 @@ def route_share(grid: list[list[str]], kind: str) -> tuple[float, int]:
 
 
 @lru_cache(maxsize=8)
-def kind_surplus(classes: tuple[str, ...]) -> np.ndarray:
-    """(n_classes,) railway sides minus highway sides of each class."""
-    return np.array([side_letters(t).count("R") - side_letters(t).count("H") for t in classes],
-                    dtype=np.float64)
-
-
-@lru_cache(maxsize=8)
 def side_kind_masks(classes: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray]:
-    """(4, n_classes) masks of the classes with a railway, and with a highway, on each
-    side."""
+    """(4, n_classes) masks, read-only, of the classes with a railway, and with a highway,
+    on each side (worked out once per class list)."""
     letters = [side_letters(t) for t in classes]
     railway = np.array([[t[k] == "R" for t in letters] for k in range(4)], dtype=np.float64)
     highway = np.array([[t[k] == "H" for t in letters] for k in range(4)], dtype=np.float64)
+    railway.flags.writeable = highway.flags.writeable = False
     return railway, highway
+
+
+@lru_cache(maxsize=8)
+def kind_surplus(classes: tuple[str, ...]) -> np.ndarray:
+    """(n_classes,) railway sides minus highway sides of each class, read-only."""
+    railway, highway = side_kind_masks(classes)
+    surplus = railway.sum(axis=0) - highway.sum(axis=0)
+    surplus.flags.writeable = False
+    return surplus
 
 
 def side_odds(probs: np.ndarray, classes: list[str]) -> np.ndarray:
