@@ -117,7 +117,7 @@ def _probability_or_none(text: str) -> float | None:
 
 def _ratio_or_none(text: str) -> float | None:
     """--water-loss-ratio, --split-cap: a number above 0, or 'none'."""
-    return _number_or_none(text, lambda r: r > 0.0, "a ratio (above 0)")
+    return _number_or_none(text, lambda r: r > 0.0, "a number above 0")
 
 
 def _count_or_none(text: str) -> int | None:
