@@ -9,6 +9,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
+from threadpoolctl import threadpool_info, threadpool_limits
 
 from rink.annotate import annotated_image
 from scoring.board import Board
@@ -256,3 +257,29 @@ def test_onnx_sessions_log_errors_only(recognizer):
     sessions = [recognizer.classifier.session, recognizer.orienter.net.session,
                 recognizer.orienter.numbers.session]
     assert [s.get_session_options().log_severity_level for s in sessions] == [3, 3, 3]
+
+
+def _blas_threads() -> list[int]:
+    return [lib["num_threads"] for lib in threadpool_info() if lib["user_api"] == "blas"]
+
+
+def test_a_read_runs_numpys_blas_on_one_thread_and_gives_the_rest_back(recognizer, monkeypatch):
+    """The printed lines' fit (vision.unbend) solves small systems: BLAS threads only wait on
+    each other there, and on the other reads of a batch's workers, so a read holds numpy's
+    BLAS to one thread and restores what the caller had."""
+    solve = np.linalg.solve
+    during: list[list[int]] = []
+
+    def watched(a, b):
+        during.append(_blas_threads())
+        return solve(a, b)
+
+    monkeypatch.setattr(np.linalg, "solve", watched)
+    with threadpool_limits(limits=2, user_api="blas"):
+        if not _blas_threads():
+            pytest.fail("numpy's BLAS is not one threadpoolctl can see")
+        reading = recognizer.read(SAMPLES[0])
+        after = _blas_threads()
+    assert reading.bend is not None and during, "the printed lines were not fitted"
+    assert all(threads == [1] * len(threads) for threads in during)
+    assert after == [2] * len(after)

@@ -29,6 +29,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
+from threadpoolctl import ThreadpoolController
 
 from vision.acceptance import (
     AcceptanceParams,
@@ -320,6 +321,8 @@ class Recognizer:
         self.load_seconds = load_seconds
         meta = classifier.meta
         self.board = CanonicalBoard(cell_px=meta.cell_px, pad_px=meta.pad_px)
+        # numpy's BLAS, held to one thread while reading (``read``)
+        self.blas = ThreadpoolController()
 
     @classmethod
     def load(cls, models_dir: Path | str | None = None, threads: int = 1,
@@ -356,20 +359,25 @@ class Recognizer:
         the policy accepts and was found and oriented beyond doubt (``second_search_kept``).
         Raises PhotoError (one line, naming the photo, the first search's reason) when no
         board can be read.
+
+        numpy's BLAS runs on one thread meanwhile: the read's linear algebra is small (the
+        printed lines' fit, vision.unbend), and BLAS threads only wait on each other, and
+        on other reads running beside it (docs/VISION.md, "One BLAS thread a read").
         """
-        clock = StageClock()
-        with clock("load"):
-            photo = load_source(source)
-        try:
-            return self.read_photo(photo, source, corners, self.params.locate, clock)
-        except PhotoError as refusal:
-            if corners is not None:
-                raise
-            found = (self.rival_search(photo, source, refusal, clock)
-                     or self.second_search(photo, source, clock))
-            if found is None:
-                raise  # the first search's refusal
-            return found
+        with self.blas.limit(limits=1, user_api="blas"):
+            clock = StageClock()
+            with clock("load"):
+                photo = load_source(source)
+            try:
+                return self.read_photo(photo, source, corners, self.params.locate, clock)
+            except PhotoError as refusal:
+                if corners is not None:
+                    raise
+                found = (self.rival_search(photo, source, refusal, clock)
+                         or self.second_search(photo, source, clock))
+                if found is None:
+                    raise  # the first search's refusal
+                return found
 
     def rival_search(self, photo: LoadedPhoto, source: str | Path | np.ndarray,
                      refusal: PhotoError, clock: StageClock) -> PhotoReading | None:
