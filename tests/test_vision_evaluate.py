@@ -108,7 +108,7 @@ def test_saved_review_kinds_are_the_rows_review(evaluated):
     assert saved["review"].shape == (2, 7, 7)
     for row, listed in zip(rows, saved["review"], strict=True):
         assert int((listed != "").sum()) == int(row["review"])
-        assert set(listed.ravel()) <= {"", "reading", "ink", "covered", "hidden", "mark"}
+        assert set(listed.ravel()) <= {"", "reading", "ink", "covered", "hidden", "mark", "water"}
 
 
 def test_deep_blue_renders_report_water_figures(tmp_path):

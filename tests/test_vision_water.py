@@ -9,8 +9,16 @@ import pytest
 
 from tests.project_scripts import load_script
 from vision.recognizer import ReadParams, Recognizer
+from vision.review import ReviewEntry
 from vision.space_parts import side_letters
-from vision.water_sighting import WaterParams, reads_water, river_joins, sight_water
+from vision.water_sighting import (
+    UNSEEN_WATER,
+    WaterParams,
+    reads_water,
+    river_joins,
+    sight_water,
+    unseen_water,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 PHOTOS = ROOT / "sample_photos"
@@ -161,3 +169,43 @@ def test_deep_blue_samples_are_read_with_their_water(recognizer, name, expansion
     # listed for review (the reader is not yet as good on water: docs/VISION.md)
     assert len(wrong) <= 1
     assert set(wrong) <= {(e.row, e.col) for e in reading.review}
+
+
+def test_water_the_parts_network_read_on_a_board_read_without_it_is_listed(base_reading):
+    """``unseen_water``: a base board's reading (no water anywhere) with the parts network's
+    first reading made up: a river's straight at 0.8, a river no die gives (a dead end) at
+    0.9, a lake at 0.45; only the straight is listed, with the network's candidates."""
+    classes, grid = base_reading.classes, base_reading.grid
+    parts = _with_reading(base_reading, {(1, 1): ("W_W_", 0.8), (2, 2): ("__W_", 0.9),
+                                         (3, 3): ("LL__", 0.45)})[1]
+    review = unseen_water(grid, parts, classes, [])
+    [entry] = review
+    assert (entry.row, entry.col, entry.token, entry.kind) == (1, 1, grid[1][1], "water")
+    assert entry.alternatives[0] == ("W_W_", 0.8)
+    assert entry.reason == (f"{UNSEEN_WATER} (W_W_, 0.80), but the board was read without "
+                            f"water: read as {grid[1][1]}")
+    # a space already listed keeps its own entry; switched off, or not known: nothing added
+    listed = ReviewEntry(1, 1, grid[1][1], reason="uncertain reading (0.62)")
+    assert unseen_water(grid, parts, classes, [listed]) == [listed]
+    assert unseen_water(grid, parts, classes, [], WaterParams(unseen_sure=None)) == []
+    assert unseen_water(grid, None, classes, []) == []
+    # a board read with water somewhere was read by the parts network: nothing to add
+    wet = [row[:] for row in grid]
+    wet[6][6] = "_W_W"
+    assert unseen_water(wet, parts, classes, []) == []
+
+
+def test_a_river_read_as_a_highway_without_water_is_listed(recognizer):
+    """Deep Blue tuning render 9150063 (``scripts/evaluate.py --seed 9150063 --expansion
+    mix``, clean): the parts network reads one river space surely (0.95) and no other, so
+    the board is read by the base-game reader, which reads the river as a highway at 0.999.
+    The score is wrong; the space is listed as water the parts network read."""
+    evaluate = load_script("evaluate")
+    photo, played = evaluate.render_case(9150063, None, None, "mix")
+    assert played == ("river",) and photo.grid[3][0] == "W_W_"
+    reading = recognizer.read(photo.image)
+    assert reading.expansions_seen == [] and reading.grid[3][0] == "H_H_"
+    [entry] = [e for e in reading.review if (e.row, e.col) == (3, 0)]
+    assert entry.kind == "water" and entry.alternatives[0][0] == "W_W_"
+    without = Recognizer.load(params=ReadParams(water=WaterParams(unseen_sure=None)))
+    assert (3, 0) not in {(e.row, e.col) for e in without.read(photo.image).review}

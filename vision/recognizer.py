@@ -104,6 +104,7 @@ from vision.water_sighting import (
     WaterParams,
     reads_water,
     sight_water,
+    unseen_water,
 )
 
 __all__ = ["PhotoError", "PhotoReading", "ReadParams", "Recognizer"]
@@ -156,6 +157,9 @@ class Classified:
     # the reading network's threshold on ``marks``; (7, 7) for a reading merged space by
     # space (each space's network's)
     mark_threshold: float | np.ndarray | None = None
+    # (7, 7, n_classes) the parts network's first reading, before a base-game reader or the
+    # water rules read the board (vision.water_sighting.unseen_water); None: not known
+    parts_probs: np.ndarray | None = None
 
 
 @dataclass
@@ -165,6 +169,7 @@ class Reading:
     probs: np.ndarray  # (49, n_classes)
     marks: np.ndarray | None  # (49,) the parts network's mark head; None: it has none
     mark_threshold: float | np.ndarray | None  # (49,) when merged
+    parts_probs: np.ndarray | None = None  # (49, n_classes) the parts network's first reading
 
     def merged(self, second: Reading, take_second: np.ndarray) -> Reading:
         """This reading with the spaces where ``take_second`` (49,) is set taken from
@@ -172,10 +177,12 @@ class Reading:
         marks alone when either network has no mark head)."""
         take = np.asarray(take_second, bool)
         probs = np.where(take[:, None], second.probs, self.probs)
+        parts = (self.parts_probs if self.parts_probs is None or second.parts_probs is None
+                 else np.where(take[:, None], second.parts_probs, self.parts_probs))
         if self.marks is None or second.marks is None:
-            return Reading(probs, self.marks, self.mark_threshold)
+            return Reading(probs, self.marks, self.mark_threshold, parts)
         thresholds = np.where(take, second.mark_threshold, self.mark_threshold)
-        return Reading(probs, np.where(take, second.marks, self.marks), thresholds)
+        return Reading(probs, np.where(take, second.marks, self.marks), thresholds, parts)
 
 
 @dataclass
@@ -450,6 +457,8 @@ class Recognizer:
         if measures is not None:
             with clock("covered"):
                 grid, review = self.read_covered(grid, probs, review, measures, seen)
+        review = unseen_water(grid, classified.parts_probs, list(self.classifier.meta.classes),
+                              review, self.params.water)
         review = check_marks(grid, review, classified.marks,
                              mark_threshold(classified.mark_threshold, self.params.marks))
         if measures is not None:
@@ -594,7 +603,9 @@ class Recognizer:
         threshold = reading.mark_threshold
         if isinstance(threshold, np.ndarray):
             threshold = threshold.reshape(GRID, GRID)
-        return Classified(reading.probs.reshape(GRID, GRID, -1), name, marks, threshold)
+        parts = (None if reading.parts_probs is None
+                 else reading.parts_probs.reshape(GRID, GRID, -1))
+        return Classified(reading.probs.reshape(GRID, GRID, -1), name, marks, threshold, parts)
 
     def second_reading(self, first: Reading, second: Reading, space_px: float | None = None,
                        ink: SpaceInk | None = None) -> tuple[Reading, str]:
@@ -638,11 +649,13 @@ class Recognizer:
         least ``ClassifyParams.parts_sure`` sure of, which keep its reading (water at most 1
         - parts_sure); a board with water is read by the parts network, turned copies for
         the spaces it is unsure of. Each network gets its crops cut as its training data was
-        (``ModelMeta.ink_channels``).
+        (``ModelMeta.ink_channels``). The reading keeps the parts network's own first
+        reading beside it (``Reading.parts_probs``, for ``unseen_water``).
         """
         tta = self.params.classify
         parts = crops.by(readers.parts.meta.ink_channels)
         first, marks = readers.parts.first_reading(parts)
+        own = first  # the parts network's own reading, whatever reads the board after it
         threshold = readers.parts.mark_threshold
         classes = list(readers.parts.meta.classes)
         water = self.params.water
@@ -661,13 +674,13 @@ class Recognizer:
                                                 mirror=tta.mirror),
                               list(readers.base.meta.classes), classes)
             if unsure is None:
-                return Reading(base, marks, threshold)
+                return Reading(base, marks, threshold, own)
             probs = first.copy()  # the spaces the parts network is sure of keep its reading
             probs[unsure] = base
-            return Reading(probs, marks, threshold)
+            return Reading(probs, marks, threshold, own)
         return Reading(readers.parts.read(parts, turns=tta.turns, sure=tta.sure, first=first,
                                           mirror=tta.mirror and tta.mirror_parts),
-                       marks, threshold)
+                       marks, threshold, own)
 
     def readers_for(self, crops: np.ndarray) -> Readers:
         """The faint-ink readers for a board with faint ink (``vision.classify.has_faint_ink``

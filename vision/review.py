@@ -20,8 +20,9 @@ class ReviewEntry:
     kind: str = "reading"
     """Who listed it: "reading" (the classifier or decoder was unsure), "ink" (the ink check
     saw ink where empty was read), "covered" (something lies on the space), "hidden" (its
-    printed lines do not show: glare, or something pale on it) or "mark" (ink the reading
-    does not explain). Not in the JSON item, whose keys stay those of board-spec 4.3; the
+    printed lines do not show: glare, or something pale on it), "mark" (ink the reading
+    does not explain) or "water" (the parts network read water on a board read without
+    it, vision.water_sighting.unseen_water). Not in the JSON item, whose keys stay those of board-spec 4.3; the
     reason says it in words."""
 
     def others(self) -> tuple[tuple[str, float], ...]:

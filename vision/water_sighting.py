@@ -61,6 +61,13 @@ class WaterParams:
     faint_route_spaces: int | None = 2
     faint_route_letters: str = "WL"  # the kinds of water that rule counts (W, L)
     faint_route_river_joins: int = 2  # neighbouring spaces facing each other with rivers
+    # On a board read without any water, a space whose best class in the parts network's
+    # first reading has water, in a drawing a die gives, at least this surely, is listed
+    # (``unseen_water``): a base-game reader, which knows no water, or the water rules read
+    # it away, and a river read as a highway or a lake as nothing scores wrong with nothing
+    # flagged. Chosen on the tuning renders (replayed on the parts network's saved first
+    # readings; docs/VISION.md, "Water one network read and the reading dropped"). None: off.
+    unseen_sure: float | None = 0.5
 
 
 @dataclass(frozen=True)
@@ -135,6 +142,40 @@ def river_joins(tokens: list[str]) -> int:
             if r < GRID and c < GRID and letters[side] == sides[r * GRID + c][side.opposite] == "W":
                 joins += 1
     return joins
+
+
+UNSEEN_WATER = "the parts network read water here"
+
+
+def unseen_water(grid: list[list[str]], parts_probs: np.ndarray | None, classes: list[str],
+                 review: list[ReviewEntry], params: WaterParams = WaterParams()
+                 ) -> list[ReviewEntry]:
+    """The review list with the spaces of a board read without water whose best class in
+    the parts network's first reading (``parts_probs``, (7, 7, n_classes) over ``classes``;
+    None: not known) has a river or lake, in a drawing a die gives, at least
+    ``unseen_sure`` surely: a river read as a highway, or a lake as nothing, by a reader
+    that knows no water or after the water rules read it away. A space already listed
+    keeps its entry; tokens never change."""
+    if params.unseen_sure is None or parts_probs is None:
+        return list(review)
+    if any(set(side_letters(token)) & set(WATER_LETTERS) for row in grid for token in row):
+        return list(review)
+    listed = {(item.row, item.col) for item in review}
+    wet = water_mask(classes)
+    added: list[ReviewEntry] = []
+    for r in range(GRID):
+        for c in range(GRID):
+            p = parts_probs[r, c]
+            best = int(np.argmax(p))
+            if ((r, c) in listed or not wet[best] or p[best] < params.unseen_sure
+                    or is_odd_water(classes[best])):
+                continue
+            order = np.argsort(p)[::-1][:3]
+            added.append(ReviewEntry(
+                r, c, grid[r][c], tuple((classes[i], round(float(p[i]), 3)) for i in order),
+                f"{UNSEEN_WATER} ({classes[best]}, {p[best]:.2f}), but the board was read "
+                f"without water: read as {grid[r][c]}", kind="water"))
+    return sorted(list(review) + added, key=lambda item: (item.row, item.col))
 
 
 def _spaces_with(grid: list[list[str]], letter: str) -> list[tuple[int, int]]:
