@@ -14,7 +14,8 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.ink_check import COVERED, HIDDEN, INK_SEEN, InkCheckParams
+from tests.project_scripts import load_script
+from vision.ink_check import COVERED, HIDDEN, INK_SEEN, LAKE_FILL, InkCheckParams
 from vision.recognizer import ReadParams, Recognizer
 from vision.render import PhotoOptions, render_photo, sample_grid
 from vision.render.phone import PhoneConditions
@@ -86,6 +87,29 @@ def test_hand_covered_spaces_listed_as_covered(readers) -> None:
     kinds = {(e.row, e.col): e for e in reading.review}
     for rc in covered:
         assert kinds[rc].kind == "covered" and COVERED in kinds[rc].reason
+
+
+def test_a_hand_on_a_base_board_is_not_taken_for_a_lake(readers) -> None:
+    with_check, _ = readers
+    _, photo = _photo(5, "marker", hand=1.0)
+    reading = with_check.read(photo.image)
+    assert not [e for e in reading.review if LAKE_FILL in e.reason]
+
+
+def test_a_covered_lake_space_says_the_cover_may_be_its_lake(readers) -> None:
+    """Deep Blue tuning render 9150017 (``scripts/evaluate.py --seed 9150017 --expansion
+    mix``, clean: nothing lies on the sheet): its filled lakes measure as covered, as a pen
+    or a die would. Each such space is still listed as covered, and says that the cover may
+    be the lake drawn there."""
+    with_check, _ = readers
+    photo, played = load_script("evaluate").render_case(9150017, None, None, "mix")
+    assert "lake" in played and not photo.covered
+    reading = with_check.read(photo.image)
+    covered = [e for e in reading.review if e.kind == "covered"]
+    assert (1, 2) in {(e.row, e.col) for e in covered} and reading.grid[1][2] == "LLLL"
+    for entry in covered:
+        lake = "L" in reading.grid[entry.row][entry.col]
+        assert COVERED in entry.reason and (LAKE_FILL in entry.reason) == lake
 
 
 def test_clean_sample_photo_gains_no_flag(readers) -> None:

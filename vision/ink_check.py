@@ -39,9 +39,11 @@ from vision.crops import darkest_channel, paper_ratio
 from vision.rectify import GRID, CanonicalBoard
 from vision.review import ReviewEntry
 from vision.round_numbers import PATCH_FRACTION
+from vision.space_parts import side_letters
 
 INK_SEEN = "ink seen, read as empty"
 COVERED = "covered (hand, pen or die?)"
+LAKE_FILL = "or the lake drawn there"  # said of a covered space read as lake, no hand on it
 HIDDEN = "printed lines hidden (glare, or something on the sheet?)"
 
 
@@ -283,6 +285,14 @@ def ink_threshold(measures: InkMeasures, params: InkCheckParams = InkCheckParams
     return max(params.ink_contrast, floor)
 
 
+def _lake_fill(token: str, measures: InkMeasures, r: int, c: int) -> bool:
+    """Whether what covers a space may be its own lake: it is read with a lake side and the
+    cover is not skin-coloured (a filled or hatched lake measures as covered, as a pen or a
+    die does; docs/VISION.md, "A lake is named beside its cover")."""
+    hand = measures.skin is not None and bool(measures.skin[r, c])
+    return "L" in side_letters(token) and not hand
+
+
 def lines_seen(measures: InkMeasures, r: int, c: int) -> float:
     """How clearly the space's printed lines show: the second faintest of its four, as a
     share of the board's usual (1.0 where the board gives no reference). One faint line
@@ -298,7 +308,8 @@ def check_ink(grid: list[list[str]], review: list[ReviewEntry], measures: InkMea
     board too dark to tell ink from noise (``min_paper``) gets no findings.
 
     A covered space is listed as covered whatever it was read as (an entry already there
-    gets the reason in front of its own); a space read as empty that holds ink is listed
+    gets the reason in front of its own; one read with a lake side, no hand on it, is said
+    to be perhaps its lake, ``LAKE_FILL``); a space read as empty that holds ink is listed
     as "ink seen, read as empty", and a space with no clear ink whose printed lines are
     hidden as such (glare may wash its ink out as well; an existing entry for either is kept
     as it is).
@@ -314,6 +325,8 @@ def check_ink(grid: list[list[str]], review: list[ReviewEntry], measures: InkMea
             covered = float(measures.covered[r, c])
             if covered >= params.covered:
                 reason = f"{COVERED} ({covered:.0%} of it)"
+                if _lake_fill(grid[r][c], measures, r, c):
+                    reason += f", {LAKE_FILL}"
                 if old is not None:
                     entries[(r, c)] = ReviewEntry(old.row, old.col, old.token, old.alternatives,
                                                   f"{reason}; {old.reason}", kind="covered")
