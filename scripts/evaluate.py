@@ -111,7 +111,8 @@ def _number_or_none(text: str, valid: Callable[[float], bool], what: str) -> flo
 
 
 def _probability_or_none(text: str) -> float | None:
-    """--merge-sure, --parts-sure, --faint-stroke-share: a probability (a share), or 'none'."""
+    """--merge-sure, --parts-sure, --faint-stroke-share, --unseen-sure: a probability (a
+    share), or 'none'."""
     return _number_or_none(text, lambda p: 0.0 <= p <= 1.0, "a probability (0..1)")
 
 
@@ -155,7 +156,8 @@ def _init(models: str, tta: str, ink_check: bool = True, unbend: bool = True,
           water_check: bool = True,
           faint_stroke_share: float | None = ClassifyParams().faint_stroke_share,
           water_loss_ratio: float | None = ClassifyParams().water_loss_ratio,
-          split_cap: float | None = RouteBalanceParams().split_cap) -> None:
+          split_cap: float | None = RouteBalanceParams().split_cap,
+          unseen_sure: float | None = WaterParams().unseen_sure) -> None:
     global _recognizer
     cv2.setNumThreads(1)
     _recognizer = Recognizer.load(models, params=ReadParams(
@@ -175,7 +177,8 @@ def _init(models: str, tta: str, ink_check: bool = True, unbend: bool = True,
         faint_empty=FaintEmptyParams(enabled=faint_empty),
         water=WaterParams(faint_route_spaces=faint_route_spaces,
                           faint_route_letters=faint_route_letters,
-                          faint_route_river_joins=faint_route_river_joins)))
+                          faint_route_river_joins=faint_route_river_joins,
+                          unseen_sure=unseen_sure)))
 
 
 def evaluate_all(jobs: list[tuple], workers: int, reader: tuple) -> Iterator[dict]:
@@ -616,6 +619,11 @@ def main(argv: list[str] | None = None) -> int:
                              "is moved at most this far from even, in log-odds "
                              "(RouteBalanceParams.split_cap; 'none': even on every board), "
                              "for before/after")
+    parser.add_argument("--unseen-sure", type=_probability_or_none,
+                        default=WaterParams().unseen_sure,
+                        help="on a board read without water, list the spaces the parts "
+                             "network read as water at least this surely "
+                             "(WaterParams.unseen_sure; 'none': never), for before/after")
     parser.add_argument("--no-skin-test", action="store_true",
                         help="read without telling a hand from a filled lake by its colour "
                              "(vision.ink_check.covering_skin), for before/after")
@@ -642,7 +650,8 @@ def main(argv: list[str] | None = None) -> int:
               not args.no_route_balance, not args.no_skin_test, not args.no_faint_empty,
               args.small_space_px, args.faint_route_spaces,
               args.faint_route_letters, args.faint_route_river_joins, not args.no_water_check,
-              args.faint_stroke_share, args.water_loss_ratio, args.split_cap)
+              args.faint_stroke_share, args.water_loss_ratio, args.split_cap,
+              args.unseen_sure)
     with tempfile.TemporaryDirectory() as tmp:
         jobs = [(args.seed + i, args.megapixels, tmp, args.conditions, args.expansion,
                  args.pens) for i in range(args.n)]
