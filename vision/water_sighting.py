@@ -158,7 +158,7 @@ def unseen_water(grid: list[list[str]], parts_probs: np.ndarray | None, classes:
     keeps its entry; tokens never change."""
     if params.unseen_sure is None or parts_probs is None:
         return list(review)
-    if any(set(side_letters(token)) & set(WATER_LETTERS) for row in grid for token in row):
+    if any(_spaces_with(grid, letter) for letter in WATER_LETTERS):
         return list(review)
     listed = {(item.row, item.col) for item in review}
     wet = water_mask(classes)
