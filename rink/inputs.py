@@ -19,8 +19,8 @@ from scoring.board import Board, GridError, parse_grid_bytes, read_grid_file
 from vision.review import ReviewEntry
 
 GRID_SUFFIXES = frozenset({".txt"})
-PHOTO_SUFFIXES = frozenset({".jpg", ".jpeg", ".png", ".webp", ".heic", ".heif", ".tif", ".tiff",
-                            ".bmp"})
+PHOTO_SUFFIXES = frozenset({".jpg", ".jpeg", ".png", ".webp", ".heic", ".heif", ".avif", ".tif",
+                            ".tiff", ".bmp"})
 
 
 class InputError(Exception):

@@ -37,8 +37,8 @@ def image_suffix(head: bytes) -> str | None:
         return ".png"
     if head[:4] == b"RIFF" and head[8:12] == b"WEBP":
         return ".webp"
-    if head[4:8] == b"ftyp":  # ISO media: HEIC, HEIF (and AVIF, which the reader refuses)
-        return ".heic"
+    if head[4:8] == b"ftyp":  # ISO media: AVIF (Pillow's own reader), HEIC and HEIF (pillow-heif)
+        return ".avif" if head[8:12] in (b"avif", b"avis") else ".heic"
     if head[:4] in (b"II*\x00", b"MM\x00*"):
         return ".tif"
     if head[:2] == b"BM" and head[6:10] == b"\x00\x00\x00\x00":  # reserved words are zero

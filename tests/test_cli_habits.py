@@ -52,6 +52,23 @@ def test_a_photo_on_standard_input_reads_as_the_photo_file(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["stdin.rink.png"]
 
 
+def test_an_avif_photo_reads_from_its_file_and_from_standard_input(tmp_path):
+    """Phones that save AVIF (Android's camera can) give a photo, not a grid file: the file
+    by its suffix, standard input by its bytes (``ftypavif``)."""
+    from PIL import Image
+
+    photo = SAMPLES / "board_01.jpg"
+    avif = tmp_path / "board_01.avif"
+    Image.open(photo).save(avif, quality=90)
+    assert avif.read_bytes()[4:12] == b"ftypavif"
+    from_file = run("--json", avif)
+    assert from_file.exit_code == 0, from_file.output
+    data = json.loads(from_file.stdout)
+    assert data["kind"] == "photo" and data["score"]["total"] == _expected(photo)
+    piped = json.loads(run("--json", "-", stdin=avif.read_bytes()).stdout)
+    assert piped["kind"] == "photo" and piped["score"] == data["score"]
+
+
 def test_standard_input_among_other_inputs_in_a_real_process():
     photo = SAMPLES / "board_01.jpg"
     with photo.open("rb") as stdin:

@@ -57,6 +57,7 @@ def test_photo_types_are_told_by_their_bytes():
     assert photo_suffix(b"\x89PNG\r\n\x1a\n" + b"\0" * 20) == ".png"
     assert photo_suffix(b"RIFF\0\0\0\0WEBPVP8 ") == ".webp"
     assert photo_suffix(b"\0\0\0\x18ftypheic\0\0\0\0") == ".heic"
+    assert photo_suffix(b"\0\0\0\x1cftypavif\0\0\0\0") == ".avif"
     assert photo_suffix(b"<html><script>") is None
     assert photo_suffix(b"%PDF-1.7") is None
 

@@ -5,8 +5,8 @@ and the EXIF orientation (ignored when the EXIF block is malformed). JPEGs are d
 OpenCV, reduced by DCT scaling (far faster than a full decode and a resize, and a 108 MP
 photo is never held at full size); Pillow's ``draft()`` gives the same pixels, but it and
 ``ImageOps.exif_transpose`` measured 4-15 ms slower per 12 MP photo (docs/VISION.md). Other
-formats (PNG, WebP, TIFF, HEIC/HEIF via pillow-heif; 16-bit, grey, alpha) are decoded by
-Pillow. The photo is then turned upright as its EXIF orientation says.
+formats (PNG, WebP, TIFF, AVIF, HEIC/HEIF via pillow-heif; 16-bit, grey, alpha) are decoded
+by Pillow. The photo is then turned upright as its EXIF orientation says.
 
 A JPEG whose image data stops early (a cut download) is refused before decoding; one whose
 end marker was put back after the cut decodes with the rest filled mid-grey, and is refused

@@ -55,7 +55,8 @@ PHOTO_TYPES = [
     (b"II*\x00", 0, ".tif"),
     (b"MM\x00*", 0, ".tif"),
 ]
-HEIF_BRANDS = {b"heic", b"heix", b"hevc", b"hevx", b"heim", b"heis", b"mif1", b"msf1", b"avif"}
+HEIF_BRANDS = {b"heic", b"heix", b"hevc", b"hevx", b"heim", b"heis", b"mif1", b"msf1"}
+AVIF_BRANDS = {b"avif", b"avis"}
 
 
 def photo_suffix(head: bytes) -> str | None:
@@ -63,6 +64,8 @@ def photo_suffix(head: bytes) -> str | None:
     rink reads (the name and type the phone sent are never trusted)."""
     if head[:4] == b"RIFF" and head[8:12] == b"WEBP":
         return ".webp"
+    if head[4:8] == b"ftyp" and head[8:12] in AVIF_BRANDS:
+        return ".avif"
     if head[4:8] == b"ftyp" and head[8:12] in HEIF_BRANDS:
         return ".heic"
     for magic, offset, suffix in PHOTO_TYPES:
@@ -71,8 +74,8 @@ def photo_suffix(head: bytes) -> str | None:
     return None
 
 
-NOT_A_PHOTO = ("This file is not a photo rink can read. Send a JPEG, PNG, WebP, HEIC or TIFF "
-               "picture of the board (the phone's camera gives one).")
+NOT_A_PHOTO = ("This file is not a photo rink can read. Send a JPEG, PNG, WebP, HEIC, AVIF "
+               "or TIFF picture of the board (the phone's camera gives one).")
 
 
 @dataclass
