@@ -80,6 +80,23 @@ def test_upload_is_stored_read_and_scored_like_rink_score(tmp_path, pool, doubtf
     assert "Anna" in (tmp_path / "scores.csv").read_text()
 
 
+def test_an_avif_upload_is_stored_as_avif_and_scored(tmp_path, pool):
+    """A phone that saves AVIF: the page stores it by its bytes and reads it as a photo."""
+    from PIL import Image
+
+    sample = SAMPLES / "board_01.jpg"
+    avif = tmp_path / "sent.avif"
+    Image.open(sample).save(avif, quality=90)
+    with client_for(tmp_path / "night", pool) as client:
+        answer = post_photo(client, avif.read_bytes(), "Ben")
+        assert answer.status_code == 200, answer.text
+        view = answer.json()
+    expected = json.loads(sample.with_suffix(".json").read_text())["expected_score"]["total"]
+    assert view["status"] == "read" and view["explain"]["score"]["total"] == expected
+    folder = tmp_path / "night" / "boards" / view["id"]
+    assert (folder / "photo.avif").read_bytes() == avif.read_bytes()
+
+
 def test_corrections_undo_are_kept_and_a_restart_brings_the_night_back(tmp_path, pool,
                                                                         doubtful):
     entry = doubtful["review"][0]
