@@ -335,6 +335,8 @@ def evaluate_one(args: tuple) -> dict:
         true_covered[r, c] = f
     row["_covered"] = np.stack([true_covered, np.full((7, 7), np.nan, np.float32)
                                 if reading.ink is None else reading.ink.covered])
+    row["_ink"] = (np.full((7, 7), np.nan, np.float32) if reading.ink is None
+                   else reading.ink.ink.astype(np.float32))
     row["_grid"] = reading.grid
     listed = np.full((7, 7), "", dtype="<U8")  # each space's review entry's kind, "" if none
     for item in reading.review:
@@ -525,8 +527,8 @@ def main(argv: list[str] | None = None) -> int:
                              "grid here (.npz), to study decoding without reading again; "
                              "with the mark heads' probabilities and the true marks, the "
                              "covered share of each space (true, and as the ink check "
-                             "measured it), the grid read and each space's review entry's "
-                             "kind")
+                             "measured it), the ink check's ink contrast, the grid read and "
+                             "each space's review entry's kind")
     parser.add_argument("--conditions", choices=sorted(PROFILES), default=None,
                         help="render with this condition profile and report figures per "
                              "condition (default: the renderer's own conditions)")
@@ -661,7 +663,8 @@ def main(argv: list[str] | None = None) -> int:
             if (i + 1) % 50 == 0:
                 print(f"{i + 1}/{args.n} photos, {time.time() - start:.0f}s", flush=True)
     studied = [(r["seed"], r.pop("_probs"), r.pop("_truth"), r.pop("_marks"), r.pop("_unread"),
-                r.pop("_covered"), r.pop("_grid"), r.pop("_review")) for r in rows if "_probs" in r]
+                r.pop("_covered"), r.pop("_grid"), r.pop("_review"), r.pop("_ink"))
+               for r in rows if "_probs" in r]
     if args.probs:
         args.probs.parent.mkdir(parents=True, exist_ok=True)
         np.savez_compressed(args.probs, seeds=np.array([s[0] for s in studied]),
@@ -673,6 +676,7 @@ def main(argv: list[str] | None = None) -> int:
                             covered=np.array([s[5] for s in studied], np.float32),
                             read=np.array([s[6] for s in studied]),
                             review=np.array([s[7] for s in studied]),
+                            ink=np.array([s[8] for s in studied], np.float32),
                             classes=np.array(ModelMeta.load(Path(args.models) / META_FILE).classes))
     fields = sorted({k for r in rows for k in r}, key=lambda k: (k != "seed", k))
     with args.csv.open("w", newline="") as f:

@@ -105,10 +105,11 @@ def test_saved_probabilities_decode_to_the_rows(evaluated):
 
 def test_saved_review_kinds_are_the_rows_review(evaluated):
     rows, _, saved = evaluated
-    assert saved["review"].shape == (2, 7, 7)
+    assert saved["review"].shape == (2, 7, 7) and saved["ink"].shape == (2, 7, 7)
     for row, listed in zip(rows, saved["review"], strict=True):
         assert int((listed != "").sum()) == int(row["review"])
-        assert set(listed.ravel()) <= {"", "reading", "ink", "covered", "hidden", "mark", "water"}
+        assert set(listed.ravel()) <= {"", "reading", "ink", "covered", "hidden", "mark", "water",
+                                       "ghost"}
 
 
 def test_deep_blue_renders_report_water_figures(tmp_path):

@@ -15,7 +15,18 @@ import numpy as np
 import pytest
 
 from tests.project_scripts import load_script
-from vision.ink_check import COVERED, HIDDEN, INK_SEEN, LAKE_FILL, InkCheckParams
+from vision.ink_check import (
+    COVERED,
+    GHOST,
+    HIDDEN,
+    INK_SEEN,
+    LAKE_FILL,
+    InkCheckParams,
+    InkMeasures,
+    check_ink,
+    ghost_spaces,
+    loose_ends,
+)
 from vision.recognizer import ReadParams, Recognizer
 from vision.render import PhotoOptions, render_photo, sample_grid
 from vision.render.phone import PhoneConditions
@@ -162,3 +173,80 @@ def test_spaces_whose_lines_vanish_are_listed_as_hidden(readers, what, colour, o
     # the spaces that show their lines are not
     assert not [rc for rc, e in listed.items() if e.kind == "hidden" and rc not in hidden]
     assert reading.grid == without.read(image).grid  # flags only
+
+
+def _made_up(grid: list[list[str]], ink: dict[tuple[int, int], float],
+             covered: tuple[tuple[int, int], ...] = ()) -> InkMeasures:
+    """Ink check measures of a made-up board: 0.5 on drawn spaces unless given, 0.02 on
+    empty ones; the covered spaces half covered."""
+    levels = np.array([[ink.get((r, c), 0.5 if grid[r][c] != "." else 0.02) for c in range(7)]
+                       for r in range(7)], np.float32)
+    cover = np.zeros((7, 7), np.float32)
+    for rc in covered:
+        cover[rc] = 0.5
+    return InkMeasures(ink=levels, covered=cover, paper=200.0)
+
+
+def _board(*rows: str) -> list[list[str]]:
+    return [row.split() for row in rows]
+
+
+# A board of six joined routes (row 1) and one faint station alone (row 4, column 3).
+GHOSTED = _board(". . . . . . .",
+                 ". _H_H _H_H _H_H _H_H _H_H _H_H",
+                 ". . . . . . .",
+                 ". . . . . . .",
+                 ". . . RHRHo . . .",
+                 ". . . . . . .",
+                 ". . . . . . .")
+
+
+def test_a_faint_route_joining_nothing_is_listed_as_a_possible_ghost() -> None:
+    lone = (4, 3)
+    assert loose_ends(GHOSTED, *lone) == 4 and loose_ends(GHOSTED, 1, 3) == 0
+    assert loose_ends(GHOSTED, 1, 1) == 1  # its west end faces the empty (1, 0)
+    assert loose_ends(GHOSTED, 1, 6) == 0  # its east end is the board's edge
+    measures = _made_up(GHOSTED, {lone: 0.1})
+    assert ghost_spaces(GHOSTED, measures) == {lone: 0.5}
+    listed = check_ink(GHOSTED, [], measures)
+    assert [(e.row, e.col, e.kind) for e in listed] == [(4, 3, "ghost")]
+    assert listed[0].reason.startswith(GHOST) and listed[0].token == "RHRHo"
+    # as dark as the board's other routes, it is a route like them
+    assert ghost_spaces(GHOSTED, _made_up(GHOSTED, {lone: 0.3})) == {}
+    # covered, it is left to the cover (listed as covered)
+    hidden = check_ink(GHOSTED, [], _made_up(GHOSTED, {lone: 0.1}, covered=(lone,)))
+    assert [e.kind for e in hidden] == ["covered"]
+    # switched off, nothing
+    assert ghost_spaces(GHOSTED, measures, InkCheckParams(ghost_ratio=None)) == {}
+
+
+def test_a_faint_route_that_joins_its_neighbours_is_no_ghost() -> None:
+    """A route as faint, but joined on at least three sides: a faint stroke of this game."""
+    joined = [row[:] for row in GHOSTED]
+    joined[4][2], joined[4][4], joined[3][3] = "_H_H", "_H_H", "R_R_"
+    assert loose_ends(joined, 4, 3) == 1  # only its south end faces an empty space
+    assert (4, 3) not in ghost_spaces(joined, _made_up(joined, {(4, 3): 0.1}))
+
+
+def test_a_board_with_few_drawn_spaces_has_no_ghosts() -> None:
+    """Under ghost_min_spaces drawn spaces, there is no usual ink to fall short of."""
+    sparse = _board(". . . . . . .", ". _H_H _H_H _H_H . . .", ". . . . . . .",
+                    ". . . . . . .", ". . . RHRHo . . .", ". . . . . . .", ". . . . . . .")
+    assert ghost_spaces(sparse, _made_up(sparse, {(4, 3): 0.05})) == {}
+
+
+def test_ghosts_of_an_erased_game_on_a_dry_erase_board_are_listed(readers, tmp_path) -> None:
+    """Phone tuning render 8850140 (``scripts/evaluate.py --seed 8850140 --conditions
+    phone``): orange dry-erase ink so faint that the faint-ink readers read the ghosts of an
+    earlier game as routes, surely and unlisted. Two of them are listed as possible ghosts;
+    the board's real routes are not."""
+    with_check, without = readers
+    photo, _ = load_script("evaluate").render_case(8850140, None, "phone")
+    assert "dry_erase" in photo.drawn
+    path = tmp_path / "8850140.jpg"  # read as evaluate.py reads it
+    cv2.imwrite(str(path), photo.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
+    reading = with_check.read(path)
+    ghosts = {(e.row, e.col) for e in reading.review if e.kind == "ghost"}
+    assert ghosts == {(3, 0), (4, 2)}
+    assert all(photo.grid[r][c] == "." and reading.grid[r][c] != "." for r, c in ghosts)
+    assert reading.grid == without.read(path).grid  # flags only

@@ -45,6 +45,7 @@ INK_SEEN = "ink seen, read as empty"
 COVERED = "covered (hand, pen or die?)"
 LAKE_FILL = "or the lake drawn there"  # said of a covered space read as lake, no hand on it
 HIDDEN = "printed lines hidden (glare, or something on the sheet?)"
+GHOST = "faint strokes whose ends join nothing (an erased earlier game?)"
 
 
 @dataclass(frozen=True)
@@ -81,6 +82,16 @@ class InkCheckParams:
     # (on renders without phone conditions, glare hides lines that the reader sees through:
     # the ink gate halves those flags, seeds 7300000-7300299) ...
     lines_floor: float = 0.08  # ... on a board whose inner lines show at least this contrast
+    # Ghosts of an erased game (``ghost_spaces``; calibrated on seeds 8850000-8850299 and
+    # 9350000-9350299, phone profile, checked on 8870000-8870299 and 7200000-7200299): a
+    # space read as a route, with nothing on it, whose ink is under ``ghost_ratio`` of the
+    # board's usual drawn ink (the ``ghost_quantile`` of its spaces read as drawn, at least
+    # ``ghost_min_spaces`` of them) and at least ``ghost_loose`` of whose route ends find no
+    # route of their kind in the neighbour they face. None: no such entries.
+    ghost_ratio: float | None = 0.4
+    ghost_quantile: float = 0.75
+    ghost_min_spaces: int = 5
+    ghost_loose: int = 2
     # (faint or gutter-printed lattices give no reference)
     # Skin (``covering_skin``; calibrated on seeds 8850000-8850299, phone profile, and
     # 9150000-9150299 and 9350000-9350199, River and Lake). A covering blob's median colour
@@ -302,6 +313,36 @@ def lines_seen(measures: InkMeasures, r: int, c: int) -> float:
     return float(np.sort(measures.lines[r, c])[1])
 
 
+def loose_ends(grid: list[list[str]], r: int, c: int) -> int:
+    """How many of the space's route ends (H, R) face a neighbour inside the board that does
+    not carry the same kind of route back (an empty space, a blank side, the other kind)."""
+    letters = side_letters(grid[r][c])
+    loose = 0
+    for side, (dr, dc) in enumerate(((-1, 0), (0, 1), (1, 0), (0, -1))):
+        rr, cc = r + dr, c + dc
+        if letters[side] in "HR" and 0 <= rr < GRID and 0 <= cc < GRID:
+            loose += side_letters(grid[rr][cc])[(side + 2) % 4] != letters[side]
+    return loose
+
+
+def ghost_spaces(grid: list[list[str]], measures: InkMeasures,
+                 params: InkCheckParams = InkCheckParams()) -> dict[tuple[int, int], float]:
+    """The spaces read as routes that may be ghosts of an erased earlier game (board-spec 2:
+    faint strokes that are no route), with the board's usual drawn ink they fall short of:
+    far fainter than the board's other drawn spaces, and joining little around them (a
+    ghost belongs to another game's network). Covered spaces are left to the cover."""
+    if params.ghost_ratio is None:
+        return {}
+    drawn = [(r, c) for r in range(GRID) for c in range(GRID)
+             if grid[r][c] != "." and measures.covered[r, c] < params.covered]
+    if len(drawn) < params.ghost_min_spaces:
+        return {}
+    usual = float(np.quantile([measures.ink[r, c] for r, c in drawn], params.ghost_quantile))
+    return {(r, c): usual for r, c in drawn
+            if measures.ink[r, c] < params.ghost_ratio * usual
+            and loose_ends(grid, r, c) >= params.ghost_loose}
+
+
 def check_ink(grid: list[list[str]], review: list[ReviewEntry], measures: InkMeasures,
               params: InkCheckParams = InkCheckParams()) -> list[ReviewEntry]:
     """The review list with the ink check's findings added; tokens are never changed. A
@@ -310,14 +351,16 @@ def check_ink(grid: list[list[str]], review: list[ReviewEntry], measures: InkMea
     A covered space is listed as covered whatever it was read as (an entry already there
     gets the reason in front of its own; one read with a lake side, no hand on it, is said
     to be perhaps its lake, ``LAKE_FILL``); a space read as empty that holds ink is listed
-    as "ink seen, read as empty", and a space with no clear ink whose printed lines are
-    hidden as such (glare may wash its ink out as well; an existing entry for either is kept
-    as it is).
+    as "ink seen, read as empty", a space with no clear ink whose printed lines are hidden
+    as such (glare may wash its ink out as well), and a route far fainter than the board's
+    others whose ends join nothing as a possible ghost of an erased game (``ghost_spaces``;
+    an existing entry for any of them is kept as it is).
     """
     if measures.paper < params.min_paper:
         return list(review)
     entries = {(item.row, item.col): item for item in review}
     threshold = ink_threshold(measures, params)
+    ghosts = ghost_spaces(grid, measures, params)
     added: list[ReviewEntry] = []
     for r in range(GRID):
         for c in range(GRID):
@@ -344,5 +387,9 @@ def check_ink(grid: list[list[str]], review: list[ReviewEntry], measures: InkMea
                 added.append(ReviewEntry(
                     r, c, grid[r][c], (), f"{HIDDEN} (lines {seen:.0%} as clear as elsewhere)",
                     kind="hidden"))
+            elif (r, c) in ghosts:
+                added.append(ReviewEntry(
+                    r, c, grid[r][c], (), f"{GHOST} (contrast {measures.ink[r, c]:.2f}, the "
+                    f"board's drawn spaces {ghosts[(r, c)]:.2f})", kind="ghost"))
     merged = [entries[(item.row, item.col)] for item in review] + added
     return sorted(merged, key=lambda item: (item.row, item.col))

@@ -21,7 +21,8 @@ class ReviewEntry:
     """Who listed it: "reading" (the classifier or decoder was unsure), "ink" (the ink check
     saw ink where empty was read), "covered" (something lies on the space), "hidden" (its
     printed lines do not show: glare, or something pale on it), "mark" (ink the reading
-    does not explain) or "water" (the parts network read water on a board read without
+    does not explain), "ghost" (a route far fainter than the board's others whose ends join
+    nothing: an erased earlier game?, vision.ink_check.ghost_spaces) or "water" (the parts network read water on a board read without
     it, vision.water_sighting.unseen_water). Not in the JSON item, whose keys stay those of board-spec 4.3; the
     reason says it in words."""
 
