@@ -107,7 +107,7 @@ def format_sheet(result: BoardResult) -> str:
         lines += [f"    {place_words(c.row, c.col)}: {c.token} (was {c.was})"
                   for c in result.corrected]
     if result.review:
-        lines.append(f"  To review ({len(result.review)} space(s) to check):")
+        lines.append(f"  To review ({len(result.review)} space(s) to check, least sure first):")
         for entry in result.review:
             others = _alternatives(entry) or "nothing else likely"
             reason = f"; {entry.reason}" if entry.reason else ""

@@ -293,7 +293,7 @@ def test_spaces_read_with_doubt_are_listed_refused_by_strict_and_settled_by_set(
     review = data["review"]
     assert review, "board_08.jpg should have spaces to review"
     text = run(DOUBTFUL).output
-    assert f"To review ({len(review)} space(s) to check):" in text
+    assert f"To review ({len(review)} space(s) to check, least sure first):" in text
     for entry in review:
         others = ", ".join(f"{token} {p:.0%}" for token, p in entry["alternatives"]
                            if token != entry["token"]) or "nothing else likely"

@@ -283,3 +283,16 @@ def test_a_read_runs_numpys_blas_on_one_thread_and_gives_the_rest_back(recognize
     assert reading.bend is not None and during, "the printed lines were not fitted"
     assert all(threads == [1] * len(threads) for threads in during)
     assert after == [2] * len(after)
+
+
+def test_the_review_list_puts_the_least_sure_spaces_first(recognizer):
+    """Phone tuning render 8850001 (``scripts/evaluate.py --seed 8850001 --conditions
+    phone``: curled paper, a hand, a die, a dim room) has spaces to check of every kind the
+    ink check and the classifier give; the list runs from the least sure reading to the
+    surest, whatever listed each space."""
+    photo, _ = load_script("evaluate").render_case(8850001, None, "phone")
+    reading = recognizer.read(photo.image)
+    kinds = {item.kind for item in reading.review}
+    assert len(reading.review) >= 5 and {"reading", "covered"} <= kinds
+    sureness = [float(reading.probs[item.row, item.col].max()) for item in reading.review]
+    assert sureness == sorted(sureness) and sureness[0] < sureness[-1]

@@ -82,7 +82,7 @@ from vision.rectify import (
     warp_board,
     warp_board_mesh,
 )
-from vision.review import ReviewEntry
+from vision.review import ReviewEntry, least_sure_first
 from vision.rivals import RivalParams, blank_lattice
 from vision.route_balance import (
     Balance,
@@ -467,6 +467,7 @@ class Recognizer:
         review = faint_empty_review(grid, probs, list(self.classifier.meta.classes), review,
                                     classified.readers in FAINT_READINGS,
                                     self.params.faint_empty)
+        review = least_sure_first(review, probs)
         return PhotoReading(
             source=photo.name if isinstance(source, np.ndarray) else str(source),
             grid=grid, probs=probs, classes=list(self.classifier.meta.classes),

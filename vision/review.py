@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
+
 
 @dataclass(frozen=True)
 class ReviewEntry:
@@ -35,3 +37,13 @@ class ReviewEntry:
         return {"row": self.row, "col": self.col, "token": self.token,
                 "alternatives": [[token, round(float(p), 3)] for token, p in self.alternatives],
                 "reason": self.reason}
+
+
+def least_sure_first(review: list[ReviewEntry], probs: np.ndarray) -> list[ReviewEntry]:
+    """The review list in the order a player should check it: the spaces the classifier is
+    least sure of first (the best class's probability, ``probs`` (7, 7, n_classes)), ties
+    in reading order. On the phone tuning renders a list so ordered holds about twice as
+    many misreads in its first entry as one in reading order (docs/VISION.md, "The least
+    sure spaces first")."""
+    return sorted(review, key=lambda item: (float(probs[item.row, item.col].max()),
+                                            item.row, item.col))

@@ -483,7 +483,7 @@ function reviewCard(board) {
   });
   return el("section", { class: "card", id: "review" },
     el("h2", { text: `Check ${board.review.length === 1 ? "this space" : `these ${board.review.length} spaces`} first` }),
-    el("p", { class: "muted", text: "The reader was unsure (outlined in amber on the board). Tap what is drawn, or confirm its reading." }),
+    el("p", { class: "muted", text: "The reader was unsure (outlined in amber on the board); the least sure come first. Tap what is drawn, or confirm its reading." }),
     items);
 }
 
