@@ -16,8 +16,9 @@ list, tokens unchanged), covered (vision.covered: on a board that looks played, 
 ink check finds covered read again from what their neighbours show). When to refuse a photo
 and when to warn is vision.acceptance's policy. A photo whose lattice is refused as no board
 is searched again with that lattice painted over (vision.rivals: a blank grid sheet beside
-the board), and a photo still refused is located once more on a finer working image
-(``finer_locate``: a small board in a large photo) before its refusal stands.
+the board), and a photo still refused is located once more on a finer working image and
+on the usual one, smaller lattices considered (``retry_locates``: a small board in a large
+photo) before its refusal stands.
 """
 
 from __future__ import annotations
@@ -270,6 +271,18 @@ def water_loss_ratio(first: np.ndarray, classes: list[str], ink: SpaceInk | None
     return params.water_loss_ratio
 
 
+def retry_locates(photo: LoadedPhoto, params: LocateParams) -> list[LocateParams]:
+    """The locator's parameters for the second search of a refused photo, in turn: a finer
+    working image (``finer_locate``, where the photo has the pixels), then the usual working
+    image (``RetryParams.usual_side``); both consider smaller lattices than the first search
+    (``RetryParams.min_side``)."""
+    retry = params.retry
+    tries = [finer] if (finer := finer_locate(photo, params)) is not None else []
+    if retry.usual_side and retry.work_side:
+        tries.append(replace(params, fit=replace(params.fit, min_side=retry.min_side)))
+    return tries
+
+
 def finer_locate(photo: LoadedPhoto, params: LocateParams) -> LocateParams | None:
     """The locator's parameters for a second search of a refused photo: a finer working
     image, smaller lattices considered (``LocateParams.retry``); None when the photo is not
@@ -361,9 +374,10 @@ class Recognizer:
         order; they replace locating, and the board's top is decided as for a found board.
         A photo whose lattice is refused as no board is searched again with that lattice
         painted over (``rival_search``: a blank grid sheet or a noisy patch found instead of
-        the board). A photo still refused is located once more on a finer working image
-        (``finer_locate``: a small board in a large photo), and read if that finds a board
-        the policy accepts and was found and oriented beyond doubt (``second_search_kept``).
+        the board). A photo still refused is located once more, on a finer working image
+        and on the usual one, smaller lattices considered (``retry_locates``: a small board
+        in a large photo), and read if that finds a board the policy accepts and was found
+        and oriented beyond doubt (``second_search_kept``).
         Raises PhotoError (one line, naming the photo, the first search's reason) when no
         board can be read.
 
@@ -406,18 +420,18 @@ class Recognizer:
 
     def second_search(self, photo: LoadedPhoto, source: str | Path | np.ndarray,
                       clock: StageClock) -> PhotoReading | None:
-        """A refused photo read from a second, finer search (``finer_locate``), when that
-        finds a board the policy accepts and ``second_search_kept`` keeps; else None."""
-        finer = finer_locate(photo, self.params.locate)
-        if finer is None:
-            return None
-        try:
-            second = self.read_photo(photo, source, None, finer, clock)
-        except PhotoError:
-            return None
-        kept = second_search_kept(second.confidence, second.orientation_confidence,
-                                  self.params.acceptance)
-        return second if kept else None
+        """A refused photo read from a second search (``retry_locates``: a finer working
+        image, then the usual one, smaller lattices considered), the first that finds a
+        board the policy accepts and ``second_search_kept`` keeps; else None."""
+        for retry in retry_locates(photo, self.params.locate):
+            try:
+                second = self.read_photo(photo, source, None, retry, clock)
+            except PhotoError:
+                continue
+            if second_search_kept(second.confidence, second.orientation_confidence,
+                                  self.params.acceptance):
+                return second
+        return None
 
     def read_photo(self, photo: LoadedPhoto, source: str | Path | np.ndarray,
                    corners: np.ndarray | list | None, locate_params: LocateParams,

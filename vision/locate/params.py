@@ -165,6 +165,10 @@ class RetryParams:
     work_side: int = 2000  # the locator's working image's long side (or the photo's) ...
     finer: float = 1.3  # ... searched only if at least this many times the usual
     min_side: float = 0.07  # lattices this small are considered (of the photo's long side)
+    # ... and then, still refused, the usual working image once more with lattices that small
+    # (the finer image's thresholds, fitted to the usual size, can miss a board the usual
+    # image shows well: phone renders 8870190, 8850273)
+    usual_side: bool = True
 
 
 @dataclass(frozen=True)
