@@ -2,7 +2,8 @@
 
 Each space gets a schematic of the read pieces (highway: thick orange, railway: thin blue with
 ties, station: square; river: wavy blue line, broken under a bridge; lake: translucent blue
-against its sides) and its token; spaces in ``review`` get a yellow outline; Errors
+against its sides) and its token; spaces in ``review`` get a yellow outline with their place in the list (1 is
+the least sure, as the sheet lists them); Errors
 (row, col, side) are circled in red at the side they leave from.
 """
 
@@ -114,6 +115,18 @@ def _draw_piece(img: np.ndarray, token: str, centre: np.ndarray, cell: float) ->
     cv2.addWeighted(overlay, 0.75, img, 0.25, 0, dst=img)
 
 
+def _draw_rank(img: np.ndarray, label: str, corner: tuple[int, int], cell: float) -> None:
+    """A review space's place in the list, dark on a yellow tab inside the outline's top
+    right ``corner``."""
+    font, size = cv2.FONT_HERSHEY_SIMPLEX, cell / 200
+    (w, h), _ = cv2.getTextSize(label, font, size, 2)
+    pad = max(2, int(cell * 0.03))
+    x1, y0 = corner
+    cv2.rectangle(img, (x1 - w - 2 * pad, y0), (x1, y0 + h + 2 * pad), REVIEW, -1)
+    cv2.putText(img, label, (x1 - w - pad, y0 + h + pad), font, size, (30, 30, 30), 2,
+                cv2.LINE_AA)
+
+
 def annotated_image(reading: PhotoReading,
                     errors: list[tuple[int, int, int | str]] | None = None) -> np.ndarray:
     """BGR image of the straightened board with the read pieces, review spaces and Errors.
@@ -135,10 +148,11 @@ def annotated_image(reading: PhotoReading,
             size = cell / 160 * min(1.0, 5 / len(token))  # long tokens (bridges) fit too
             cv2.putText(img, token, (int(centre[0] - cell * 0.45), int(centre[1] + cell * 0.45)),
                         font, size, (30, 30, 30), 1, cv2.LINE_AA)
-    for item in reading.review:
+    for rank, item in enumerate(reading.review, start=1):
         x0 = int(origin + item.col * cell) + 2
         y0 = int(origin + item.row * cell) + 2
         cv2.rectangle(img, (x0, y0), (x0 + int(cell) - 4, y0 + int(cell) - 4), REVIEW, 3)
+        _draw_rank(img, str(rank), (x0 + int(cell) - 4, y0), cell)
     for r, c, side in errors or []:
         dx, dy = _SIDE_VECTORS[_side_index(side)]
         centre = np.array([origin + (c + 0.5 + dx * 0.42) * cell,

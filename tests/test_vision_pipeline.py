@@ -252,6 +252,25 @@ def test_annotation_marks_errors_and_review(recognizer):
     assert abs(ys.mean() - (origin + 3.5 * cell)) < 0.2 * cell
 
 
+def test_annotation_numbers_the_review_spaces_in_the_list_order(recognizer):
+    """board_08's three spaces to check carry their place in the list on the picture: the
+    same spaces in another order change only the numbers, in each outline's top right."""
+    reading = recognizer.read(SAMPLES[0].parent / "board_08.jpg")
+    assert len(reading.review) >= 2
+    listed = annotated_image(reading)
+    reading.review.reverse()
+    reversed_ = annotated_image(reading)
+    diff = np.abs(listed.astype(int) - reversed_.astype(int)).sum(axis=2)
+    ys, xs = np.nonzero(diff)
+    assert len(ys) > 0
+    cell = reading.board.cell_px * 3
+    origin = reading.board.pad_px * 3
+    col, row = (xs - origin) / cell, (ys - origin) / cell
+    places = {(int(r), int(c)) for r, c in zip(row, col, strict=True)}
+    assert places <= {(item.row, item.col) for item in reading.review}
+    assert ((col % 1) > 0.5).all() and ((row % 1) < 0.35).all()  # the top right tab
+
+
 def test_onnx_sessions_log_errors_only(recognizer):
     """onnxruntime's warnings (graph optimisation notes) must not reach the user's stderr."""
     sessions = [recognizer.classifier.session, recognizer.orienter.net.session,
