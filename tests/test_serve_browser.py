@@ -109,6 +109,11 @@ def test_upload_shows_the_total_of_rink_score(driver, server, expected):
     assert driver.find_elements(By.CSS_SELECTOR, "#review .review-item")
     review = expected[REVIEW_PHOTO.name]["review"]
     assert len(driver.find_elements(By.CSS_SELECTOR, "#board-svg .review-ring")) == len(review)
+    # numbered in the list's order (the least sure first), on the board as in the card
+    ranks = [e.text for e in driver.find_elements(By.CSS_SELECTOR, "#board-svg .review-rank")]
+    assert ranks == [str(i + 1) for i in range(len(review))]
+    first = driver.find_elements(By.CSS_SELECTOR, "#review .review-item .where")[0].text
+    assert first.startswith("1. ")
 
 
 def test_tap_a_review_space_pick_a_glyph_gives_rink_score_set_total(driver, server, expected):

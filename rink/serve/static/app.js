@@ -462,12 +462,12 @@ function cornerPicker(board) {
 }
 
 function reviewCard(board) {
-  const items = board.review.map((entry) => {
+  const items = board.review.map((entry, i) => {
     const mine = (entry.alternatives || []).find((a) => a[0] === entry.token);
     const others = (entry.alternatives || []).filter((a) => a[0] !== entry.token).slice(0, 2);
     const pct = (p) => `${Math.max(1, Math.round(p * 100))}%`;
     return el("div", { class: "review-item", "data-row": entry.row, "data-col": entry.col },
-      el("div", { class: "where", text: place(entry.row, entry.col) }),
+      el("div", { class: "where", text: `${i + 1}. ${place(entry.row, entry.col)}` }),
       el("div", { class: "alts" },
         glyphButton(entry.token, mine ? `read ${pct(mine[1])}` : "read", "current",
           () => openPicker(board, entry.row, entry.col)),
@@ -564,10 +564,14 @@ function boardFigure(board) {
     reading.append(svg("circle", { cx: pad + fix.col * c + c * 0.14, cy: pad + fix.row * c + c * 0.14, r: c * 0.07,
       fill: "#0b63a5", class: "corrected" }));
   }
-  for (const entry of board.review || []) {
+  (board.review || []).forEach((entry, i) => {
     reading.append(svg("rect", { x: pad + entry.col * c + 2, y: pad + entry.row * c + 2, width: c - 4, height: c - 4,
       rx: 6, fill: "none", stroke: "#ffb300", "stroke-width": 6, class: "review-ring" }));
-  }
+    // its place in the list (1: the least sure), as the card below numbers it
+    reading.append(svg("text", { x: pad + (entry.col + 1) * c - 10, y: pad + entry.row * c + c * 0.3,
+      "text-anchor": "end", "font-size": c * 0.26, "font-weight": 700, fill: "#7a5200",
+      class: "review-rank", text: String(i + 1) }));
+  });
   for (let r = 0; r < 7; r++) {
     for (let q = 0; q < 7; q++) {
       const hit = svg("rect", { x: pad + q * c, y: pad + r * c, width: c, height: c, class: "hit",
