@@ -567,10 +567,13 @@ function boardFigure(board) {
   (board.review || []).forEach((entry, i) => {
     reading.append(svg("rect", { x: pad + entry.col * c + 2, y: pad + entry.row * c + 2, width: c - 4, height: c - 4,
       rx: 6, fill: "none", stroke: "#ffb300", "stroke-width": 6, class: "review-ring" }));
-    // its place in the list (1: the least sure), as the card below numbers it
-    reading.append(svg("text", { x: pad + (entry.col + 1) * c - 10, y: pad + entry.row * c + c * 0.3,
-      "text-anchor": "end", "font-size": c * 0.26, "font-weight": 700, fill: "#7a5200",
-      class: "review-rank", text: String(i + 1) }));
+    // its place in the list (1: the least sure), as the card above numbers it: an amber
+    // badge in the outline's top right (Errors are numbered in red rings)
+    const bx = pad + (entry.col + 1) * c - c * 0.16, by = pad + entry.row * c + c * 0.16;
+    reading.append(svg("circle", { cx: bx, cy: by, r: c * 0.12, fill: "#ffb300" }));
+    reading.append(svg("text", { x: bx, y: by + c * 0.055, "text-anchor": "middle",
+      "font-size": c * 0.16, "font-weight": 800, fill: "#3d2a00", class: "review-rank",
+      text: String(i + 1) }));
   });
   for (let r = 0; r < 7; r++) {
     for (let q = 0; q < 7; q++) {
