@@ -2,9 +2,9 @@
 
 Each space gets a schematic of the read pieces (highway: thick orange, railway: thin blue with
 ties, station: square; river: wavy blue line, broken under a bridge; lake: translucent blue
-against its sides) and its token; spaces in ``review`` get a yellow outline with their place in the list (1 is
-the least sure, as the sheet lists them); Errors
-(row, col, side) are circled in red at the side they leave from.
+against its sides) and its token; spaces in ``review`` get a yellow outline with their place
+in the list (1 is the least sure, as the sheet lists them); Errors (row, col, side) are
+circled in red at the side they leave from.
 """
 
 from __future__ import annotations

@@ -29,6 +29,9 @@ class StdinInput:
     problem: str = ""
 
 
+AVIF_BRANDS = frozenset({b"avif", b"avis"})  # the ISO media brands of an AVIF still or sequence
+
+
 def image_suffix(head: bytes) -> str | None:
     """The suffix of the image format ``head`` (the first bytes) starts, or None if none."""
     if head.startswith(b"\xff\xd8\xff"):
@@ -38,7 +41,7 @@ def image_suffix(head: bytes) -> str | None:
     if head[:4] == b"RIFF" and head[8:12] == b"WEBP":
         return ".webp"
     if head[4:8] == b"ftyp":  # ISO media: AVIF (Pillow's own reader), HEIC and HEIF (pillow-heif)
-        return ".avif" if head[8:12] in (b"avif", b"avis") else ".heic"
+        return ".avif" if head[8:12] in AVIF_BRANDS else ".heic"
     if head[:4] in (b"II*\x00", b"MM\x00*"):
         return ".tif"
     if head[:2] == b"BM" and head[6:10] == b"\x00\x00\x00\x00":  # reserved words are zero

@@ -35,6 +35,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from scoring.sides import ROUTE_KINDS, Side
 from vision.crops import darkest_channel, paper_ratio
 from vision.rectify import GRID, CanonicalBoard
 from vision.review import ReviewEntry
@@ -82,6 +83,7 @@ class InkCheckParams:
     # (on renders without phone conditions, glare hides lines that the reader sees through:
     # the ink gate halves those flags, seeds 7300000-7300299) ...
     lines_floor: float = 0.08  # ... on a board whose inner lines show at least this contrast
+    # (faint or gutter-printed lattices give no reference)
     # Ghosts of an erased game (``ghost_spaces``; calibrated on seeds 8850000-8850299 and
     # 9350000-9350299, phone profile, checked on 8870000-8870299 and 7200000-7200299): a
     # space read as a route, with nothing on it, whose ink is under ``ghost_ratio`` of the
@@ -92,7 +94,6 @@ class InkCheckParams:
     ghost_quantile: float = 0.75
     ghost_min_spaces: int = 5
     ghost_loose: int = 2
-    # (faint or gutter-printed lattices give no reference)
     # Skin (``covering_skin``; calibrated on seeds 8850000-8850299, phone profile, and
     # 9150000-9150299 and 9350000-9350199, River and Lake). A covering blob's median colour
     # against the paper around it (each channel's share of the paper's, B, G, R) is skin
@@ -318,10 +319,10 @@ def loose_ends(grid: list[list[str]], r: int, c: int) -> int:
     not carry the same kind of route back (an empty space, a blank side, the other kind)."""
     letters = side_letters(grid[r][c])
     loose = 0
-    for side, (dr, dc) in enumerate(((-1, 0), (0, 1), (1, 0), (0, -1))):
-        rr, cc = r + dr, c + dc
-        if letters[side] in "HR" and 0 <= rr < GRID and 0 <= cc < GRID:
-            loose += side_letters(grid[rr][cc])[(side + 2) % 4] != letters[side]
+    for side in Side:
+        rr, cc = r + side.delta[0], c + side.delta[1]
+        if letters[side] in ROUTE_KINDS and 0 <= rr < GRID and 0 <= cc < GRID:
+            loose += side_letters(grid[rr][cc])[side.opposite] != letters[side]
     return loose
 
 

@@ -38,6 +38,7 @@ from starlette.routing import Route
 
 from rink.serve.guard import BodyTooLarge, Guard, too_large_message
 from rink.serve.night import BoardRecord, Night, NightError
+from rink.stdin_input import AVIF_BRANDS
 
 STATIC_FILES = {
     "index.html": "text/html; charset=utf-8",
@@ -56,7 +57,6 @@ PHOTO_TYPES = [
     (b"MM\x00*", 0, ".tif"),
 ]
 HEIF_BRANDS = {b"heic", b"heix", b"hevc", b"hevx", b"heim", b"heis", b"mif1", b"msf1"}
-AVIF_BRANDS = {b"avif", b"avis"}
 
 
 def photo_suffix(head: bytes) -> str | None:
