@@ -43,7 +43,7 @@ def failure_words(failure: dict, reading: dict) -> dict:
         tips = [HINTS["small"]]
     elif kind == "not-image":
         title = "This file is not a photo"
-        message = "rink reads JPEG, PNG, WebP, HEIC and TIFF pictures."
+        message = "rink reads JPEG, PNG, WebP, HEIC, AVIF and TIFF pictures."
         tips = ["Use the phone's camera, or pick the photo from the gallery."]
     elif kind == "bad-corners":
         title = "Those four points are not the board's corners"
