@@ -23,7 +23,9 @@ from vision.classify import (
     ClassifyParams,
     FaintBaseGameClassifier,
     FaintCellClassifier,
+    bare,
     doubtful,
+    faint_throughout,
     has_faint_ink,
     loses_water,
     second_doubt_ratio,
@@ -571,9 +573,15 @@ def test_faint_pencil_with_few_strokes_past_the_contrast_gate_goes_to_the_faint_
     assert int((np.array(reading.grid) != truth).sum()) <= 2
 
     by_contrast = Recognizer.load(params=ReadParams(
-        classify=ClassifyParams(faint_stroke_share=None))).read(path)
+        classify=ClassifyParams(faint_stroke_share=None, blank_spaces=None))).read(path)
     assert by_contrast.readers == "standard"
     assert int((np.array(by_contrast.grid) != truth).sum()) >= drawn - 2
+    # read bare by the standard readers, it is read again by the faint-ink readers
+    # (ClassifyParams.blank_spaces) all the same
+    bare_again = Recognizer.load(params=ReadParams(
+        classify=ClassifyParams(faint_stroke_share=None))).read(path)
+    assert bare_again.readers == "faint-ink, board read bare"
+    assert int((np.array(bare_again.grid) != truth).sum()) <= 2
 
 
 def test_a_second_reading_losing_the_water_is_kept_only_when_far_surer():
@@ -618,3 +626,74 @@ def test_a_base_board_read_as_river_keeps_the_far_surer_reading_without_it(recog
     assert never.readers == "standard, second reading dropped"
     assert [s.name for s in never.expansions_seen] == ["river"]
     assert int((np.array(never.grid) != truth).sum()) >= 10
+
+
+# A fresh phone-condition render (scripts/evaluate.py --conditions phone --seed 8870000; never
+# trained on): a pale marker in a dim room, 7 drawn spaces, its ink too little above the
+# paper for the faint-ink readers' gate with so few strokes. The standard readers read every
+# space empty, two of them with nothing flagged.
+BARE_SEED = 8870145
+# A clean held-out render (scripts/evaluate.py --seed 7000000): 3 drawn spaces of dark marker.
+SPARSE_DARK_SEED = 7000268
+
+
+def _evaluate_render(seed: int, conditions: str | None, tmp_path):
+    photo, _ = load_script("evaluate").render_case(seed, None, conditions)
+    path = tmp_path / f"{seed}.jpg"
+    cv2.imwrite(str(path), photo.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
+    return photo, path
+
+
+def _wrong(reading, photo) -> int:
+    return sum(not same_space(reading.grid[r][c], photo.grid[r][c])
+               for r in range(7) for c in range(7))
+
+
+def test_a_board_read_bare_in_faint_ink_is_read_again_counting_fainter_strokes(recognizer,
+                                                                              tmp_path):
+    photo, path = _evaluate_render(BARE_SEED, "phone", tmp_path)
+    never = Recognizer.load(params=ReadParams(classify=ClassifyParams(blank_spaces=None)))
+    before = never.read(path)
+    assert before.readers == "standard"
+    assert all(token == "." for row in before.grid for token in row)
+    assert _wrong(before, photo) == 7
+
+    reading = recognizer.read(path)
+    assert reading.readers == "faint-ink, board read bare"
+    assert _wrong(reading, photo) == 0, reading.grid_lines()
+
+
+def test_a_sparse_board_of_dark_strokes_keeps_the_standard_reading(recognizer, tmp_path):
+    """Three spaces drawn with a dark marker: read bare enough, but its ink is far from
+    faint, so the faint-ink readers (which read it with two spaces wrong) are not asked."""
+    photo, path = _evaluate_render(SPARSE_DARK_SEED, None, tmp_path)
+    reading = recognizer.read(path)
+    assert reading.readers == "standard"
+    assert _wrong(reading, photo) == 0
+    crops = _crops(recognizer, cv2.imread(str(path)), reading.corners)
+    assert not faint_throughout(crops, recognizer.faint.parts, ClassifyParams().blank_dark)
+
+
+def test_a_bare_reading_counts_the_spaces_read_drawn():
+    classes = [".", "H_H_", "R_R_"]
+    probs = np.zeros((7, 7, 3), np.float32)
+    probs[..., 0] = 1.0
+    assert bare(probs, classes, 0)
+    probs[1, 2] = probs[4, 4] = probs[5, 0] = (0.2, 0.7, 0.1)
+    assert bare(probs, classes, 3) and not bare(probs, classes, 2)
+
+
+def test_faint_ink_throughout_is_judged_by_the_darkest_space(recognizer):
+    """Crops of a board with strokes 20-40 levels above its paper are faint throughout; one
+    space drawn 150 above it is not (the readers' gain measures the levels)."""
+    meta = recognizer.faint.parts.meta
+    size = meta.cell_px + 2 * meta.margin_px
+    rng = np.random.default_rng(2)
+    crops = rng.integers(8, 14, (49, size, size)).astype(np.uint8)  # paper and its grain
+    middle = slice(meta.margin_px + meta.cell_px // 2 - 2, meta.margin_px + meta.cell_px // 2 + 2)
+    for k in range(0, 49, 5):
+        crops[k, middle, meta.margin_px:meta.margin_px + meta.cell_px] = 10 + 20 + k % 20
+    assert faint_throughout(crops, recognizer.faint.parts, 75.0)
+    crops[3, middle, meta.margin_px:meta.margin_px + meta.cell_px] = 160
+    assert not faint_throughout(crops, recognizer.faint.parts, 75.0)
+    assert not faint_throughout(crops, recognizer.classifier, 75.0)  # no ink gain: never

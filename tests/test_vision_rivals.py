@@ -11,13 +11,19 @@ from tests.project_scripts import load_script
 from vision.errors import NoBoardFound, PhotoError
 from vision.recognizer import ReadParams, Recognizer
 from vision.rectify import space_side
-from vision.rivals import RivalParams, blank_lattice, grown_quad
+from vision.render import render_photo
+from vision.review import ReviewEntry
+from vision.rivals import RivalParams, blank_lattice, blank_reading, grown_quad
 
 # Tuning phone renders (scripts/evaluate.py --conditions phone; never trained on) whose best
 # lattice is not the board: a blank 7 x 7 grid sheet lying beside it (DECOY_SEED), and the
 # noise of a dark green table beside a small board under a hand (DARK_NOISE_SEED).
 DECOY_SEED = 8850159
 DARK_NOISE_SEED = 8850249
+# A held-out wide-pen Deep Blue render (scripts/evaluate.py --pens wide --expansion mix
+# --seed 9600000): the same kind of blank sheet, found and oriented surely, read as a blank
+# board (total 0, nothing in review) while the board beside it has 12 drawn spaces.
+BLANK_SHEET_SEED = 9600053
 
 
 @pytest.fixture(scope="module")
@@ -25,8 +31,9 @@ def recognizer() -> Recognizer:
     return Recognizer.load()
 
 
-def _photo(seed: int, tmp_path):
-    photo, _ = load_script("evaluate").render_case(seed, None, "phone", None)
+def _photo(seed: int, tmp_path, conditions: str | None = "phone", expansion: str | None = None,
+           pens: str = "standard"):
+    photo, _ = load_script("evaluate").render_case(seed, None, conditions, expansion, pens)
     path = tmp_path / f"{seed}.jpg"
     cv2.imwrite(str(path), photo.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
     return photo, path
@@ -93,6 +100,43 @@ def test_dark_table_noise_found_as_a_lattice_does_not_hide_the_board(recognizer,
     reading = recognizer.read(path)
     assert _corner_error_spaces(order_as(reading.corners, photo.corners), photo.corners) < 0.3
     assert reading.review  # the hand's spaces are listed, not read as empty
+
+
+def test_a_blank_sheet_read_as_the_board_does_not_hide_the_board(recognizer, tmp_path):
+    """Render 9600053: the locator's best lattice is a spare blank grid sheet, accepted and
+    read blank; painted over (``Recognizer.beside_blank``), the photo is searched again and
+    the played board beside it is read."""
+    photo, path = _photo(BLANK_SHEET_SEED, tmp_path, None, "mix", "wide")
+
+    without = Recognizer.load(params=ReadParams(rivals=RivalParams(blank_boards=False)))
+    blank = without.read(path)
+    assert blank_reading(blank.grid, blank.review)
+    assert _corner_error_spaces(order_as(blank.corners, photo.corners), photo.corners) > 5
+
+    reading = recognizer.read(path)
+    assert _corner_error_spaces(order_as(reading.corners, photo.corners), photo.corners) < 0.3
+    drawn = sum(token != "." for row in photo.grid for token in row)
+    right = sum(read == true != "." for read_row, true_row in zip(reading.grid, photo.grid)
+                for read, true in zip(read_row, true_row))
+    assert drawn == 12 and right >= 10, reading.grid_lines()
+
+
+def test_a_blank_board_with_no_rival_is_kept_as_read(recognizer):
+    """A blank board alone in the photo is read blank: the search for a rival finds
+    nothing drawn, and the first reading stands."""
+    photo = render_photo([["."] * 7 for _ in range(7)], seed=3, megapixels=3)
+    reading = recognizer.read(photo.image)
+    assert blank_reading(reading.grid, reading.review)
+    assert _corner_error_spaces(order_as(reading.corners, photo.corners), photo.corners) < 0.3
+
+
+def test_a_reading_is_blank_only_with_nothing_drawn_and_nothing_in_doubt():
+    empty = [["."] * 7 for _ in range(7)]
+    assert blank_reading(empty, [])
+    assert not blank_reading(empty, [ReviewEntry(3, 3, ".", (), "ink seen, read as empty", "ink")])
+    drawn = [row[:] for row in empty]
+    drawn[2][4] = "H_H_"
+    assert not blank_reading(drawn, [])
 
 
 def order_as(corners: np.ndarray, truth: np.ndarray) -> np.ndarray:

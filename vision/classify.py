@@ -9,8 +9,9 @@ which is most of its gain for a fraction of the time.
 
 from __future__ import annotations
 
+import copy
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -121,6 +122,19 @@ class ClassifyParams:
     # wide-pen network's say on water"). None: no check.
     water_check_weight: float | None = 0.5
     water_check_sure: float = 0.9
+    # A board the standard readers read with at most blank_spaces drawn spaces (no finished
+    # game is so bare; a pale marker in a dim room is), none of whose spaces shows ink
+    # standing blank_dark or more above the paper (no dark stroke: faint ink throughout, as
+    # the faint-ink readers' gain measures it), is read again by the faint-ink readers, with
+    # strokes counted from blank_min_contrast above the paper instead of
+    # InkGain.min_contrast, and their reading is kept (``Recognizer.reads_bare``;
+    # docs/VISION.md, "A board read bare"). On such a board the ink may stand just under
+    # min_contrast: no gain, the standard readers, routes read as paper, nothing flagged.
+    # Sparse boards of dark strokes (the renderer's own, 150-240 above the paper) are left
+    # as they were: the faint-ink readers read them worse. None: never.
+    blank_spaces: int | None = 3
+    blank_dark: float = 75.0
+    blank_min_contrast: float = 15.0
 
 
 def in_classes(probs: np.ndarray, source: list[str], target: list[str]) -> np.ndarray:
@@ -320,6 +334,42 @@ class Readers:
     parts: CellClassifier
     base: BaseGameClassifier | None = None
     water_check: WaterCheck | None = None
+
+    def with_stroke_floor(self, min_contrast: float) -> Readers:
+        """These readers counting a board's strokes from ``min_contrast`` above its paper
+        (``InkGain.min_contrast``; the same networks, their gain's other terms as they are);
+        readers without an ink gain are returned as they are."""
+        if self.parts.gain is None:
+            return self
+        return Readers(_with_floor(self.parts, min_contrast),
+                       None if self.base is None else _with_floor(self.base, min_contrast),
+                       self.water_check)
+
+
+def _with_floor(network: CellClassifier, min_contrast: float) -> CellClassifier:
+    """A copy of ``network`` (the same session) whose ink gain counts strokes from
+    ``min_contrast``."""
+    floored = copy.copy(network)
+    if network.gain is not None:
+        floored.gain = replace(network.gain, min_contrast=min_contrast)
+    return floored
+
+
+def bare(probs: np.ndarray, classes: list[str], spaces: int) -> bool:
+    """Whether a reading, (..., n_classes) probabilities, has at most ``spaces`` spaces
+    whose best class is a drawn one (not ``.``)."""
+    best = probs.reshape(-1, probs.shape[-1]).argmax(axis=1)
+    return int(np.sum(best != classes.index("."))) <= spaces
+
+
+def faint_throughout(crops: np.ndarray, reader: CellClassifier, dark: float) -> bool:
+    """Whether no space of a board's 49 crops shows ink standing ``dark`` or more above the
+    board's paper, as ``reader``'s ink gain measures it (``BoardInk.levels``; spaces under
+    something left out); False for a reader without an ink gain."""
+    if reader.gain is None:
+        return False
+    levels = board_ink(crops, reader.meta.cell_px, reader.meta.margin_px, reader.gain).levels
+    return levels is None or not len(levels) or float(levels.max()) < dark
 
 
 def doubtful(probs: np.ndarray, params: ClassifyParams) -> bool:

@@ -52,7 +52,9 @@ from vision.classify import (
     Readers,
     WaterCheck,
     WideCellClassifier,
+    bare,
     doubtful,
+    faint_throughout,
     has_faint_ink,
     in_classes,
     same_input,
@@ -84,7 +86,7 @@ from vision.rectify import (
     warp_board_mesh,
 )
 from vision.review import ReviewEntry, least_sure_first
-from vision.rivals import RivalParams, blank_lattice
+from vision.rivals import RivalParams, blank_lattice, blank_reading
 from vision.route_balance import (
     Balance,
     RouteBalanceParams,
@@ -144,7 +146,10 @@ FAINT_READERS = "faint-ink"  # its ink is faint (vision.classify.has_faint_ink)
 SECOND_READING_KEPT = "faint-ink, second reading"
 SECOND_READING_MERGED = "standard where sure, faint-ink elsewhere"
 SECOND_READING_DROPPED = "standard, second reading dropped"
-FAINT_READINGS = (FAINT_READERS, SECOND_READING_KEPT)  # readings of the faint-ink readers
+# read as (nearly) bare by the standard readers, then by the faint-ink readers counting
+# fainter strokes (ClassifyParams.blank_spaces), whose reading is kept:
+BARE_READING = "faint-ink, board read bare"
+FAINT_READINGS = (FAINT_READERS, SECOND_READING_KEPT, BARE_READING)  # the faint-ink readers' readings
 
 
 @dataclass
@@ -329,6 +334,9 @@ class Recognizer:
             raise ValueError("the faint-ink parts network reads other classes than the "
                              "cell classifier")
         self.faint = faint
+        # ... and counting fainter strokes, for a board the standard readers read bare
+        self.blank_readers = None if faint is None else faint.with_stroke_floor(
+            params.classify.blank_min_contrast)
         # the wide-pen parts network's say on the water of a board the standard readers read
         weight = params.classify.water_check_weight
         self.water_check = None if wide is None or weight is None else WaterCheck(
@@ -377,7 +385,8 @@ class Recognizer:
         the board). A photo still refused is located once more, on a finer working image
         and on the usual one, smaller lattices considered (``retry_locates``: a small board
         in a large photo), and read if that finds a board the policy accepts and was found
-        and oriented beyond doubt (``second_search_kept``).
+        and oriented beyond doubt (``second_search_kept``). A board read blank is searched
+        for a rival the same way (``beside_blank``: a spare grid sheet beside the board).
         Raises PhotoError (one line, naming the photo, the first search's reason) when no
         board can be read.
 
@@ -390,7 +399,9 @@ class Recognizer:
             with clock("load"):
                 photo = load_source(source)
             try:
-                return self.read_photo(photo, source, corners, self.params.locate, clock)
+                reading = self.read_photo(photo, source, corners, self.params.locate, clock)
+                return reading if corners is not None else self.beside_blank(
+                    photo, source, reading, clock)
             except PhotoError as refusal:
                 if corners is not None:
                     raise
@@ -417,6 +428,26 @@ class Recognizer:
             except PhotoError as again:
                 refusal = again
         return None
+
+    def beside_blank(self, photo: LoadedPhoto, source: str | Path | np.ndarray,
+                     reading: PhotoReading, clock: StageClock) -> PhotoReading:
+        """``reading``, or, when it is of a blank board (``vision.rivals.blank_reading``:
+        perhaps a spare sheet beside the played one), the photo read with that lattice
+        painted over, if that reads a board with something drawn on it
+        (``RivalParams.blank_boards``)."""
+        params = self.params.rivals
+        if not (params.enabled and params.blank_boards
+                and blank_reading(reading.grid, reading.review)):
+            return reading
+        with clock("locate"):
+            painted = replace(photo, image=blank_lattice(
+                photo.image, np.asarray(reading.corners) * photo.scale, params))
+        try:
+            rival = self.read_photo(painted, source, None, self.params.locate, clock)
+        except PhotoError:
+            return reading
+        drawn = any(token != "." for row in rival.grid for token in row)
+        return rival if drawn else reading
 
     def second_search(self, photo: LoadedPhoto, source: str | Path | np.ndarray,
                       clock: StageClock) -> PhotoReading | None:
@@ -603,13 +634,17 @@ class Recognizer:
         board the standard readers read doubtfully (``vision.classify.doubtful``) is read
         by the faint-ink readers too (``second_reading``; ``space_px``: the size of its
         spaces in the photo as decoded, None when not known; ``ink``: its spaces' ink
-        colour, ``space_ink``, measured here when not given).
+        colour, ``space_ink``, measured here when not given); a board they read (nearly)
+        bare is read by the faint-ink readers counting fainter strokes instead
+        (``reads_bare``), whose reading is kept.
         """
         readers = self.readers_for(crops.each)
         faint = readers is self.faint
         reading = self.read_with(readers, crops, faint_water=faint)
         name = FAINT_READERS if faint else STANDARD_READERS
-        if (self.faint is not None and not faint
+        if not faint and self.reads_bare(reading.probs, crops.each):
+            reading, name = self.read_with(self.blank_readers, crops, faint_water=True), BARE_READING
+        elif (self.faint is not None and not faint
                 and doubtful(reading.probs, self.params.classify)):
             reading, name = self.second_reading(reading, self.read_with(self.faint, crops),
                                                 space_px,
@@ -621,6 +656,17 @@ class Recognizer:
         parts = (None if reading.parts_probs is None
                  else reading.parts_probs.reshape(GRID, GRID, -1))
         return Classified(reading.probs.reshape(GRID, GRID, -1), name, marks, threshold, parts)
+
+    def reads_bare(self, probs: np.ndarray, crops: np.ndarray) -> bool:
+        """Whether the standard readers' reading of a board, ``probs``, is (nearly) bare on a
+        board of faint ink, so that the faint-ink readers read it again counting fainter
+        strokes (``blank_readers``): at most ``ClassifyParams.blank_spaces`` spaces read
+        drawn, and none of its ``crops`` (each colour channel) with ink standing
+        ``blank_dark`` above the paper (when the faint-ink readers are shipped)."""
+        params = self.params.classify
+        return (self.faint is not None and params.blank_spaces is not None
+                and bare(probs, list(self.classifier.meta.classes), params.blank_spaces)
+                and faint_throughout(crops, self.faint.parts, params.blank_dark))
 
     def second_reading(self, first: Reading, second: Reading, space_px: float | None = None,
                        ink: SpaceInk | None = None) -> tuple[Reading, str]:

@@ -1,12 +1,14 @@
-"""A lattice refused as no board may hide the board: look again without it.
+"""A lattice refused as no board, or read as a blank one, may hide the board: look again
+without it.
 
 The locator keeps the one lattice that agrees best with a printed board's. Sometimes that
 is not the board: a second, blank grid sheet lying beside it (a perfect 7 x 7 lattice with
 nothing drawn), or the noise of a dark table that an adaptive threshold turns into lines.
-The policy (vision.acceptance) then refuses what was found as no board, and the real board,
-elsewhere in the photo, is never looked at. Here the refused lattice is painted over with the
-colour just round it (``blank_lattice``) and the photo searched again: a rival. A photo's
-refusal stands when no rival is read.
+The policy (vision.acceptance) then refuses what was found as no board, or reads the spare
+sheet as a blank board, and the real board, elsewhere in the photo, is never looked at. Here
+the refused or blank lattice is painted over with the colour just round it (``blank_lattice``)
+and the photo searched again: a rival. A photo's refusal stands when no rival is read; a
+blank reading, when no rival is read with something drawn on it (``blank_reading``).
 """
 
 from __future__ import annotations
@@ -30,6 +32,11 @@ class RivalParams:
     # and margin, the Exit marks), and the ring beyond it whose median colour it takes.
     margin_spaces: float = 1.0
     ring_spaces: float = 0.5
+    # A lattice read as a blank board (nothing drawn, nothing in review) may be a spare
+    # sheet beside the played one, which has no Exit marks to lose it the search (wide-pen
+    # render 9600053): it is painted over once and the photo searched again, and a rival
+    # read with something drawn on it is the board. False: blank boards are kept as read.
+    blank_boards: bool = True
 
 
 def grown_quad(corners: np.ndarray, spaces: float) -> np.ndarray:
@@ -61,3 +68,9 @@ def blank_lattice(image: np.ndarray, corners: np.ndarray,
     blanked = image.copy()
     blanked[painted.astype(bool)] = colour
     return blanked
+
+
+def blank_reading(grid: list[list[str]], review: list) -> bool:
+    """Whether a board was read blank: every space empty and none in review (a spare grid
+    sheet; a played board's faint ink leaves some space in doubt)."""
+    return not review and all(token == "." for row in grid for token in row)
