@@ -74,6 +74,7 @@ from vision.locate import LocateParams, find_lattice
 from vision.marks import MarkParams, check_marks, mark_threshold, marks_warning
 from vision.model_files import models_dir as shipped_models_dir
 from vision.orient import WIDE_BOARD, BoardOrienter, OrientParams
+from vision.other_reading import OtherReadingParams, other_reading_review
 from vision.rectify import (
     GRID,
     BoardRegion,
@@ -134,6 +135,7 @@ class ReadParams:
     marks: MarkParams = field(default_factory=MarkParams)
     covered: CoveredParams = field(default_factory=CoveredParams)
     faint_empty: FaintEmptyParams = field(default_factory=FaintEmptyParams)
+    other_reading: OtherReadingParams = field(default_factory=OtherReadingParams)
     rivals: RivalParams = field(default_factory=RivalParams)
 
 
@@ -166,6 +168,9 @@ class Classified:
     # (7, 7, n_classes) the parts network's first reading, before a base-game reader or the
     # water rules read the board (vision.water_sighting.unseen_water); None: not known
     parts_probs: np.ndarray | None = None
+    # (7, 7, n_classes) the reading not kept of a board read by both sets of readers and
+    # kept whole (vision.other_reading); None: read once, or merged
+    other_probs: np.ndarray | None = None
 
 
 @dataclass
@@ -509,6 +514,9 @@ class Recognizer:
         if measures is not None:
             with clock("ink_check"):
                 review = check_ink(grid, review, measures, self.params.ink)
+        review = other_reading_review(grid, classified.other_probs,
+                                      list(self.classifier.meta.classes), review,
+                                      self.params.other_reading)
         review = faint_empty_review(grid, probs, list(self.classifier.meta.classes), review,
                                     classified.readers in FAINT_READINGS,
                                     self.params.faint_empty)
@@ -636,26 +644,31 @@ class Recognizer:
         spaces in the photo as decoded, None when not known; ``ink``: its spaces' ink
         colour, ``space_ink``, measured here when not given); a board they read (nearly)
         bare is read by the faint-ink readers counting fainter strokes instead
-        (``reads_bare``), whose reading is kept.
+        (``reads_bare``), whose reading is kept. Of a board read twice and kept whole, the
+        reading not kept travels beside it (``Classified.other_probs``, for the review:
+        vision.other_reading).
         """
         readers = self.readers_for(crops.each)
         faint = readers is self.faint
         reading = self.read_with(readers, crops, faint_water=faint)
         name = FAINT_READERS if faint else STANDARD_READERS
+        other = None  # the reading not kept, of a board read twice and kept whole
         if not faint and self.reads_bare(reading.probs, crops.each):
             reading, name = self.read_with(self.blank_readers, crops, faint_water=True), BARE_READING
         elif (self.faint is not None and not faint
                 and doubtful(reading.probs, self.params.classify)):
-            reading, name = self.second_reading(reading, self.read_with(self.faint, crops),
-                                                space_px,
+            first, second = reading, self.read_with(self.faint, crops)
+            reading, name = self.second_reading(first, second, space_px,
                                                 self.space_ink(crops) if ink is None else ink)
+            other = {SECOND_READING_KEPT: first, SECOND_READING_DROPPED: second}.get(name)
         marks = None if reading.marks is None else reading.marks.reshape(GRID, GRID)
         threshold = reading.mark_threshold
         if isinstance(threshold, np.ndarray):
             threshold = threshold.reshape(GRID, GRID)
         parts = (None if reading.parts_probs is None
                  else reading.parts_probs.reshape(GRID, GRID, -1))
-        return Classified(reading.probs.reshape(GRID, GRID, -1), name, marks, threshold, parts)
+        return Classified(reading.probs.reshape(GRID, GRID, -1), name, marks, threshold, parts,
+                          None if other is None else other.probs.reshape(GRID, GRID, -1))
 
     def reads_bare(self, probs: np.ndarray, crops: np.ndarray) -> bool:
         """Whether the standard readers' reading of a board, ``probs``, is (nearly) bare on a
