@@ -113,8 +113,11 @@ def test_a_blank_sheet_read_as_the_board_does_not_hide_the_board(recognizer, tmp
     assert blank_reading(blank.grid, blank.review)
     assert _corner_error_spaces(order_as(blank.corners, photo.corners), photo.corners) > 5
 
+    assert any(warning.startswith("nothing was read as drawn") for warning in blank.warnings)
+
     reading = recognizer.read(path)
     assert _corner_error_spaces(order_as(reading.corners, photo.corners), photo.corners) < 0.3
+    assert not any(warning.startswith("nothing was read as drawn") for warning in reading.warnings)
     drawn = sum(token != "." for row in photo.grid for token in row)
     right = sum(read == true != "." for read_row, true_row in zip(reading.grid, photo.grid)
                 for read, true in zip(read_row, true_row))
@@ -128,6 +131,8 @@ def test_a_blank_board_with_no_rival_is_kept_as_read(recognizer):
     reading = recognizer.read(photo.image)
     assert blank_reading(reading.grid, reading.review)
     assert _corner_error_spaces(order_as(reading.corners, photo.corners), photo.corners) < 0.3
+    # a score of 0 with nothing flagged is said to be what too faint ink would give as well
+    assert any(warning.startswith("nothing was read as drawn") for warning in reading.warnings)
 
 
 def test_a_reading_is_blank_only_with_nothing_drawn_and_nothing_in_doubt():

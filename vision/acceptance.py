@@ -23,6 +23,7 @@ from vision.image_io import LoadedPhoto
 from vision.locate import LatticeFit
 from vision.partial import cut_edges, describe_cut
 from vision.rectify import GRID, order_corners, space_side
+from vision.rivals import blank_reading
 from vision.unbend import Unbend
 
 
@@ -176,6 +177,16 @@ def orientation_warnings(confidence: float, params: AcceptanceParams) -> list[st
         return [(f"unsure which side is the board's top ({confidence:.2f}); check the grid is "
                 "not turned")]
     return []
+
+
+def blank_warnings(grid: list[list[str]], review: list) -> list[str]:
+    """The warning for a board read blank (``vision.rivals.blank_reading``: nothing drawn,
+    nothing in review): a score of 0 with nothing flagged is also what ink too faint to see
+    would give."""
+    if not blank_reading(grid, review):
+        return []
+    return [("nothing was read as drawn on this board; if routes are drawn on it, their ink "
+             "may be too faint to see: retake the photo in brighter light, or type the board in")]
 
 
 def unbend_warnings(bend: Unbend | None) -> list[str]:

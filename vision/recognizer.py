@@ -37,6 +37,7 @@ from vision.acceptance import (
     FoundBoard,
     accept_lattice,
     accept_reading,
+    blank_warnings,
     hand_corners,
     orientation_warnings,
     second_search_kept,
@@ -530,7 +531,7 @@ class Recognizer:
             warnings=lattice.warnings + orientation_warnings(upright.confidence,
                                                              self.params.acceptance)
             + unbend_warnings(straight.bend) + balance_warning(balance) + doubts
-            + marks_warning(review, self.params.marks),
+            + marks_warning(review, self.params.marks) + blank_warnings(grid, review),
             expansions_seen=seen, space_corners=space_quads(upright.lattice / photo.scale),
             bend=straight.bend, readers=classified.readers, marks=classified.marks,
             ink=measures, space_px=space_px)
