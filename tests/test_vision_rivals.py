@@ -8,12 +8,13 @@ import numpy as np
 import pytest
 
 from tests.project_scripts import load_script
+from vision.acceptance import blank_reading
 from vision.errors import NoBoardFound, PhotoError
 from vision.recognizer import ReadParams, Recognizer
 from vision.rectify import space_side
 from vision.render import render_photo
 from vision.review import ReviewEntry
-from vision.rivals import RivalParams, blank_lattice, blank_reading, grown_quad
+from vision.rivals import RivalParams, blank_lattice, grown_quad
 
 # Tuning phone renders (scripts/evaluate.py --conditions phone; never trained on) whose best
 # lattice is not the board: a blank 7 x 7 grid sheet lying beside it (DECOY_SEED), and the

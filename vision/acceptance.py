@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from scoring.space import EMPTY_TOKEN
 from vision.decode import Decoded
 from vision.errors import (
     BadCorners,
@@ -23,7 +24,6 @@ from vision.image_io import LoadedPhoto
 from vision.locate import LatticeFit
 from vision.partial import cut_edges, describe_cut
 from vision.rectify import GRID, order_corners, space_side
-from vision.rivals import blank_reading
 from vision.unbend import Unbend
 
 
@@ -112,7 +112,7 @@ def accept_reading(photo: LoadedPhoto, decoded: Decoded, found: FoundBoard,
     read with a warning), or one cut by the photo's edge. Otherwise the warnings its reading
     comes with."""
     doubtful = len(decoded.review)
-    blank = all(token == "." for row in decoded.grid for token in row)
+    blank = blank_grid(decoded.grid)
     unoriented = found.orientation_confidence < params.unoriented_below
     lineless = found.lines_followed is not None and found.lines_followed < params.min_lines_seen
     if lineless and not found_surely(found, params):
@@ -179,10 +179,20 @@ def orientation_warnings(confidence: float, params: AcceptanceParams) -> list[st
     return []
 
 
+def blank_grid(grid: list[list[str]]) -> bool:
+    """Whether every space of a read grid is empty."""
+    return all(token == EMPTY_TOKEN for row in grid for token in row)
+
+
+def blank_reading(grid: list[list[str]], review: list) -> bool:
+    """Whether a board was read blank: every space empty and none in review (a spare grid
+    sheet; a played board's faint ink leaves some space in doubt)."""
+    return not review and blank_grid(grid)
+
+
 def blank_warnings(grid: list[list[str]], review: list) -> list[str]:
-    """The warning for a board read blank (``vision.rivals.blank_reading``: nothing drawn,
-    nothing in review): a score of 0 with nothing flagged is also what ink too faint to see
-    would give."""
+    """The warning for a board read blank (``blank_reading``): a score of 0 with nothing
+    flagged is also what ink too faint to see would give."""
     if not blank_reading(grid, review):
         return []
     return [("nothing was read as drawn on this board; if routes are drawn on it, their ink "

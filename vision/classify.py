@@ -16,6 +16,7 @@ from pathlib import Path
 
 import numpy as np
 
+from scoring.space import EMPTY_TOKEN
 from vision.crops import InkGain, board_ink, gain_of, with_ink_gain
 from vision.model_meta import (
     BASE_META_FILE,
@@ -357,9 +358,9 @@ def _with_floor(network: CellClassifier, min_contrast: float) -> CellClassifier:
 
 def bare(probs: np.ndarray, classes: list[str], spaces: int) -> bool:
     """Whether a reading, (..., n_classes) probabilities, has at most ``spaces`` spaces
-    whose best class is a drawn one (not ``.``)."""
+    whose best class is a drawn one (not empty)."""
     best = probs.reshape(-1, probs.shape[-1]).argmax(axis=1)
-    return int(np.sum(best != classes.index("."))) <= spaces
+    return int(np.sum(best != classes.index(EMPTY_TOKEN))) <= spaces
 
 
 def faint_throughout(crops: np.ndarray, reader: CellClassifier, dark: float) -> bool:

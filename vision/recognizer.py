@@ -37,6 +37,8 @@ from vision.acceptance import (
     FoundBoard,
     accept_lattice,
     accept_reading,
+    blank_grid,
+    blank_reading,
     blank_warnings,
     hand_corners,
     orientation_warnings,
@@ -88,7 +90,7 @@ from vision.rectify import (
     warp_board_mesh,
 )
 from vision.review import ReviewEntry, least_sure_first
-from vision.rivals import RivalParams, blank_lattice, blank_reading
+from vision.rivals import RivalParams, blank_lattice
 from vision.route_balance import (
     Balance,
     RouteBalanceParams,
@@ -437,7 +439,7 @@ class Recognizer:
 
     def beside_blank(self, photo: LoadedPhoto, source: str | Path | np.ndarray,
                      reading: PhotoReading, clock: StageClock) -> PhotoReading:
-        """``reading``, or, when it is of a blank board (``vision.rivals.blank_reading``:
+        """``reading``, or, when it is of a blank board (``vision.acceptance.blank_reading``:
         perhaps a spare sheet beside the played one), the photo read with that lattice
         painted over, if that reads a board with something drawn on it
         (``RivalParams.blank_boards``)."""
@@ -452,8 +454,7 @@ class Recognizer:
             rival = self.read_photo(painted, source, None, self.params.locate, clock)
         except PhotoError:
             return reading
-        drawn = any(token != "." for row in rival.grid for token in row)
-        return rival if drawn else reading
+        return reading if blank_grid(rival.grid) else rival
 
     def second_search(self, photo: LoadedPhoto, source: str | Path | np.ndarray,
                       clock: StageClock) -> PhotoReading | None:

@@ -8,7 +8,8 @@ The policy (vision.acceptance) then refuses what was found as no board, or reads
 sheet as a blank board, and the real board, elsewhere in the photo, is never looked at. Here
 the refused or blank lattice is painted over with the colour just round it (``blank_lattice``)
 and the photo searched again: a rival. A photo's refusal stands when no rival is read; a
-blank reading, when no rival is read with something drawn on it (``blank_reading``).
+blank reading, when no rival is read with something drawn on it
+(``vision.acceptance.blank_reading``).
 """
 
 from __future__ import annotations
@@ -68,9 +69,3 @@ def blank_lattice(image: np.ndarray, corners: np.ndarray,
     blanked = image.copy()
     blanked[painted.astype(bool)] = colour
     return blanked
-
-
-def blank_reading(grid: list[list[str]], review: list) -> bool:
-    """Whether a board was read blank: every space empty and none in review (a spare grid
-    sheet; a played board's faint ink leaves some space in doubt)."""
-    return not review and all(token == "." for row in grid for token in row)
