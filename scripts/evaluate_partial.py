@@ -1,13 +1,15 @@
 """How rink answers photos that show only part of a board.
 
     .venv/bin/python scripts/evaluate_partial.py --n 100 --seed 9300000 --csv out/partial.csv
+    .venv/bin/python scripts/evaluate_partial.py --n 150 --seed 9520000 --conditions phone
 
 Renders held-out photos (vision.render), cuts each so that 15-60 % of the board's width or
 height lies beyond one photo edge (or beyond two, one photo in three), and reads the cut
 photo through the real Recognizer. Counts how often the answer names exactly the photo
 edges the board runs off, names other edges, says only "no board found", or (worst) reads
 a board anyway. The uncut photos are read too: how often a whole board is wrongly called
-cut.
+cut. ``--conditions`` renders them as ``scripts/evaluate.py --conditions`` does (phone
+photos: bent paper, faint ink, dim rooms, things on the sheet).
 """
 
 from __future__ import annotations
@@ -28,7 +30,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from vision.errors import BoardCut, NoBoardFound, PhotoError
 from vision.locate.extent import PHOTO_EDGES
 from vision.recognizer import Recognizer
-from vision.render import render_photo, sample_grid
+from vision.render import PhotoOptions, render_photo, sample_grid
+from vision.render.phone import PROFILES
 
 MIN_SIDE = 200  # the loader refuses smaller photos
 
@@ -74,13 +77,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--n", type=int, default=100)
     parser.add_argument("--seed", type=int, default=9_300_000)
     parser.add_argument("--csv", type=Path, default=None)
+    parser.add_argument("--conditions", choices=sorted(PROFILES), default=None,
+                        help="render the photos under this condition profile")
     args = parser.parse_args(argv)
 
     recognizer = Recognizer.load()
     rows, cut_outcomes, whole_outcomes = [], Counter(), Counter()
     for seed in range(args.seed, args.seed + args.n):
         rng = np.random.default_rng([seed, 5])
-        photo = render_photo(sample_grid(rng), seed=seed, megapixels=float(rng.uniform(1, 4)))
+        photo = render_photo(sample_grid(rng), seed=seed, megapixels=float(rng.uniform(1, 4)),
+                             options=PhotoOptions(conditions=args.conditions))
         image, edges = cut_photo(photo.image, photo.corners, rng)
         if min(image.shape[:2]) < MIN_SIDE:
             continue

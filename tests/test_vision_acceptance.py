@@ -37,6 +37,18 @@ def test_a_board_beyond_doubt_with_many_doubtful_spaces_is_read_with_a_warning()
     assert len(warnings) == 1 and warnings[0].startswith("30 of 49 spaces could not be read")
 
 
+def test_a_board_doubtful_all_over_is_refused_however_sure_its_lattice():
+    """A reading to check all over is no reading (a lattice fitted on a railway's cross
+    ties, in a dim phone photo cut through the board, read 49 of 49 spaces doubtful)."""
+    most = PARAMS.max_review_sure
+    assert accept_reading(_photo(), _decoded(most), FoundBoard(1.0, INSIDE, 1.0, 16), PARAMS)
+    with pytest.raises(BoardUnreadable, match=f"{most + 1} of 49 spaces could not be read"):
+        accept_reading(_photo(), _decoded(most + 1), FoundBoard(1.0, INSIDE, 1.0, 16), PARAMS)
+    # none of its lines followed either (noise in a dark photo): no board at all
+    with pytest.raises(NoBoardFound, match="none of its lines is a printed board line"):
+        accept_reading(_photo(), _decoded(most + 1), FoundBoard(1.0, INSIDE, 1.0, 0), PARAMS)
+
+
 def test_a_few_doubtful_spaces_need_no_warning():
     found = FoundBoard(0.5, INSIDE, 0.7, 16)
     assert accept_reading(_photo(), _decoded(PARAMS.max_review_spaces), found, PARAMS) == []

@@ -178,6 +178,20 @@ def test_pure_noise_is_no_board_even_where_a_lattice_seems_to_fit(recognizer, tm
         recognizer.read(path)
 
 
+def test_an_empty_table_in_a_dim_room_is_no_board(recognizer, tmp_path):
+    """The table beside the board of phone render 8850039 (tuning seeds of scripts/evaluate.py
+    --conditions phone), a dim room: the phone's noise, brightened, once fitted a lattice
+    "beyond doubt" that read 49 of 49 spaces doubtful and came back as a board to check."""
+    photo, _ = load_script("evaluate").render_case(8850039, None, "phone")
+    lo, hi = photo.corners[:, 0].min(), photo.corners[:, 0].max()
+    left = int(lo - 0.4 * (hi - lo))  # short of the board's paper
+    assert left > 1000
+    path = tmp_path / "table.jpg"
+    cv2.imwrite(str(path), photo.image[:, :left], [cv2.IMWRITE_JPEG_QUALITY, 92])
+    with pytest.raises(PhotoError, match=r"^no board found in table\.jpg"):
+        recognizer.read(path)
+
+
 def test_bad_corners_are_refused(recognizer):
     with pytest.raises(BadCorners, match="corners"):
         recognizer.read(SAMPLES[0], corners=[(0, 0), (1, 1)])

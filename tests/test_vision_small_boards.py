@@ -17,7 +17,7 @@ from vision.acceptance import AcceptanceParams, second_search_kept
 from vision.errors import BoardCut, NoBoardFound, PhotoError
 from vision.image_io import LoadedPhoto
 from vision.locate import LocateParams, find_lattice
-from vision.locate.params import RetryParams, SkinParams
+from vision.locate.params import LineParams, RetryParams, SkinParams
 from vision.recognizer import ReadParams, Recognizer, finer_locate, retry_locates
 from vision.render import PhotoOptions, render_photo, sample_grid
 from vision.rivals import RivalParams
@@ -73,11 +73,12 @@ def test_a_board_filling_a_third_of_the_frame_is_found_by_the_second_search(seed
 
 def test_a_refused_photo_is_read_when_a_finer_search_finds_its_board(recognizer, tmp_path):
     """8850088: a small board under a hand and a die, 1007 x 1344 pixels; the usual search
-    (without the hand's outline left out, vision.locate.skin, which finds it since) finds no
-    board, the one on the photo at its full size finds it beyond doubt."""
+    (without the hand's outline left out, vision.locate.skin, or the frame's long pieces,
+    vision.locate.lines, each of which finds it since) finds no board, the one on the photo
+    at its full size finds it beyond doubt."""
     path = _saved(8850088, tmp_path)
     photo = _rendered(8850088)
-    blind = LocateParams(skin=SkinParams(enabled=False))
+    blind = LocateParams(skin=SkinParams(enabled=False), lines=LineParams(min_piece=None))
     never = ReadParams(locate=replace(blind, retry=RetryParams(work_side=0)))
     with pytest.raises(PhotoError, match="no board found"):
         _with(recognizer, never).read(path)

@@ -26,6 +26,8 @@ from vision.partial import cut_edges, describe_cut
 from vision.rectify import GRID, order_corners, space_side
 from vision.unbend import Unbend
 
+LINELESS = "found a grid-like pattern, but none of its lines is a printed board line"
+
 
 @dataclass(frozen=True)
 class AcceptanceParams:
@@ -46,6 +48,11 @@ class AcceptanceParams:
     # room is a board to check, not a photo without one.
     sure_board_confidence: float = 0.9
     sure_board_inside_spaces: float = 1.0
+    # Even a board beyond doubt is not read with more doubtful spaces than this: a reading
+    # to check all over is no reading, and a lattice that reads so is more often not this
+    # board's (phone renders: a comb fitted on a railway's cross ties in a photo cut through
+    # the board, 49 of 49 doubtful). Held-out rendered boards read: at most 41.
+    max_review_sure: int = 44
     # A board that only the second, finer search of a refused photo finds is read when it
     # was located and oriented at least this surely (phone renders 8850000-: of the 9 boards
     # the second search found, the 7 read from the right lattice with the right top were
@@ -108,27 +115,26 @@ def accept_reading(photo: LoadedPhoto, decoded: Decoded, found: FoundBoard,
     """Refuse a located lattice whose spaces read as no board: no printed line of it can be
     followed and it was found or oriented with doubt (a grid-like texture, noise), no telling
     its top and nothing (or little) readable drawn on it; a board with too many doubtful
-    spaces (BoardUnreadable, unless it is a board beyond doubt, ``sure_board``: then it is
-    read with a warning), or one cut by the photo's edge. Otherwise the warnings its reading
-    comes with."""
+    spaces (BoardUnreadable, unless it is a board beyond doubt, ``sure_board``, with at most
+    ``max_review_sure`` of them: then it is read with a warning), or one cut by the photo's
+    edge. Otherwise the warnings its reading comes with."""
     doubtful = len(decoded.review)
     blank = blank_grid(decoded.grid)
     unoriented = found.orientation_confidence < params.unoriented_below
     lineless = found.lines_followed is not None and found.lines_followed < params.min_lines_seen
     if lineless and not found_surely(found, params):
-        raise _cut_or(photo, _no_board(photo, "found a grid-like pattern, but none of its "
-                                              "lines is a printed board line"), params)
+        raise _cut_or(photo, _no_board(photo, LINELESS), params)
     if unoriented and (blank or doubtful > params.max_review_unoriented):
         raise _cut_or(photo, _no_board(photo, "found a grid-like pattern, but no readable "
                                               "Exit marks or drawings"), params)
     if doubtful <= params.max_review_spaces:
         return []
+    if doubtful > params.max_review_sure:
+        raise _too_small_or(photo, _no_board(photo, LINELESS) if lineless
+                            else _unreadable(photo, doubtful), params)
     if not sure_board(found, photo, params):
         # its top was told (an unoriented one was refused above): a board, too hard to read
-        unreadable = BoardUnreadable(
-            f"the board in {photo.name} was found, but {doubtful} of 49 spaces could not be "
-            "read surely (faint ink, dim light or things on the sheet?); retake it in "
-            "brighter, even light with nothing on the sheet", doubtful)
+        unreadable = _unreadable(photo, doubtful)
         # a lattice well inside the photo was already judged whole (accept_lattice): a
         # "cut piece" near it is this board joined to a hand or arm reaching from the edge
         if lies_inside(found, photo, params):
@@ -250,6 +256,14 @@ def hand_corners(corners, photo: LoadedPhoto, params: AcceptanceParams) -> np.nd
         raise BadCorners(f"{name}: corner ({x:.0f}, {y:.0f}) lies outside the photo "
                          f"({width}x{height} pixels)")
     return (quad * photo.scale).astype(np.float32)
+
+
+def _unreadable(photo: LoadedPhoto, doubtful: int) -> BoardUnreadable:
+    """'the board in photo.jpg was found, but 30 of 49 spaces could not be read surely ...'."""
+    return BoardUnreadable(
+        f"the board in {photo.name} was found, but {doubtful} of 49 spaces could not be "
+        "read surely (faint ink, dim light or things on the sheet?); retake it in "
+        "brighter, even light with nothing on the sheet", doubtful)
 
 
 def _no_board(photo: LoadedPhoto, detail: str) -> NoBoardFound:

@@ -38,12 +38,34 @@ def line_candidates(binary: np.ndarray, min_side: float, candidate: CandidatePar
     first: each side at least ``min_side`` long, no corner nearer the photo's edge than
     ``edge_spaces`` of its space (a whole board's lattice lies inside the paper's margin;
     a board cut by the photo's edge has lattice lines running into it), no two within
-    ``duplicate_within`` of the long side of each other."""
+    ``duplicate_within`` of the long side of each other.
+
+    The lines are those of the large components first (``large_components``, as for whole
+    candidates); when they make no quadrilateral, those of the long ones (``min_piece``):
+    eroded, a frame that a fold, a streak or the paper's tint thins falls apart into pieces
+    that are long but cover little area (phone render 8800428). Taken always, those pieces'
+    lines crowd out or run on past the frame's corners on other boards."""
     eroded = cv2.erode(binary, np.ones((params.erosion, params.erosion), np.uint8))
-    lines = supported_lines(straight_stretches(eroded, min_side, candidate, params), params)
-    kept: list[np.ndarray] = []
-    apart = candidate.duplicate_within * max(binary.shape)
     h, w = binary.shape
+    maps = [lambda: large_components(eroded, candidate.min_area * h * w)]
+    if params.min_piece is not None:
+        maps.append(lambda: long_components(eroded, params.min_piece * min_side))
+    for components in maps:
+        stretches = straight_stretches(components(), min_side, params)
+        quads = _kept_quads(supported_lines(stretches, params), binary.shape, min_side,
+                            candidate, params)
+        if quads:
+            return quads
+    return []
+
+
+def _kept_quads(lines: Lines, shape: tuple[int, ...], min_side: float,
+                candidate: CandidateParams, params: LineParams) -> list[np.ndarray]:
+    """The best ``quads_kept`` quadrilaterals of ``lines`` that keep off the photo's edge and
+    are not repeats (``line_candidates``)."""
+    kept: list[np.ndarray] = []
+    apart = candidate.duplicate_within * max(shape)
+    h, w = shape[:2]
     for quad in ranked_quads(lines, min_side, params):
         space = float(np.linalg.norm(quad - np.roll(quad, 1, axis=0), axis=1).mean()) / 7
         inset = params.edge_spaces * space
@@ -57,13 +79,11 @@ def line_candidates(binary: np.ndarray, min_side: float, candidate: CandidatePar
     return kept
 
 
-def straight_stretches(binary: np.ndarray, min_side: float, candidate: CandidateParams,
-                       params: LineParams) -> np.ndarray:
-    """(n, 4) straight stretches (x0, y0, x1, y1) of the outlines of large components, at
+def straight_stretches(components: np.ndarray, min_side: float, params: LineParams
+                       ) -> np.ndarray:
+    """(n, 4) straight stretches (x0, y0, x1, y1) of the outlines in a map of components, at
     least ``min_stretch`` of the smallest board's space long."""
-    h, w = binary.shape
-    contours, _ = cv2.findContours(large_components(binary, candidate.min_area * h * w),
-                                   cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
+    contours, _ = cv2.findContours(components, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
     shortest = params.min_stretch * min_side / 7
     found = [np.zeros((0, 4), np.float32)]
     for contour in contours:
@@ -73,6 +93,16 @@ def straight_stretches(binary: np.ndarray, min_side: float, candidate: Candidate
         ends = np.hstack([polygon, np.roll(polygon, -1, axis=0)]).astype(np.float32)
         found.append(ends[np.hypot(ends[:, 2] - ends[:, 0], ends[:, 3] - ends[:, 1]) >= shortest])
     return np.vstack(found)
+
+
+def long_components(binary: np.ndarray, min_length: float) -> np.ndarray:
+    """The map (0/1) with only the components whose bounding box is at least ``min_length``
+    long one way."""
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(binary, connectivity=8)
+    long_side = np.maximum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT])
+    keep = (long_side >= min_length).astype(np.uint8)
+    keep[0] = 0
+    return keep[labels]
 
 
 def supported_lines(stretches: np.ndarray, params: LineParams) -> Lines:

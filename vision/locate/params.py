@@ -44,7 +44,11 @@ class LineParams:
 
     enabled: bool = True
     erosion: int = 3  # the usual map eroded by this (px): the thick frame stays
-    straight_px: float = 1.5  # outlines simplified to straight stretches within this (px)
+    # outlines of the large components (CandidateParams.min_area); when their lines make no
+    # quadrilateral, of those at least this long one way (of the smallest board's side; None:
+    # not those) ...
+    min_piece: float | None = 0.5
+    straight_px: float = 1.5  # ... simplified to straight stretches within this (px)
     min_stretch: float = 1.0  # stretches shorter than this (spaces of the smallest board) drop
     angle_tolerance: float = 2.5  # a stretch on a line runs within this (degrees) ...
     line_px: float = 3.0  # ... and its ends lie this close to it (px)
