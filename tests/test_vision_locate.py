@@ -66,7 +66,7 @@ def _assert_found(photo) -> None:
     8800100,  # a hand over one corner and a pen across the frame at another
     8800108,  # a pen lying across the frame and off the paper
     8800428,  # a pen across a folded board's frame, which the fold and the paper's tint
-    # break into thin pieces once eroded (vision.locate.lines.long_components)
+    # break into thin pieces once eroded (vision.locate.candidates.long_components)
 ])
 def test_board_with_a_hand_or_pen_across_its_frame_is_found(seed):
     # phone-condition photos of scripts/evaluate.py --conditions phone: the locator found

@@ -4,7 +4,7 @@ convex quadrilaterals those simplify to (the thick frame, the paper edge, panels
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import cv2
 import numpy as np
@@ -122,10 +122,24 @@ def large_components(binary: np.ndarray, min_area: float) -> np.ndarray:
     A contour lies within its component's bounding box, so the others cannot hold a
     candidate (and textured backgrounds make many thousands of them).
     """
+    return _components_kept(binary, lambda width, height: width * height > min_area)
+
+
+def long_components(binary: np.ndarray, min_length: float) -> np.ndarray:
+    """The map (0/1) with only the components whose bounding box is at least ``min_length``
+    long one way (a frame's thin pieces, ``vision.locate.lines``)."""
+    return _components_kept(binary,
+                            lambda width, height: np.maximum(width, height) >= min_length)
+
+
+def _components_kept(binary: np.ndarray, keep: Callable[[np.ndarray, np.ndarray], np.ndarray]
+                     ) -> np.ndarray:
+    """The map (0/1) with only the components whose bounding box's width and height ``keep``
+    takes (one boolean per component)."""
     _, labels, stats, _ = cv2.connectedComponentsWithStats(binary, connectivity=8)
-    keep = (stats[:, cv2.CC_STAT_WIDTH] * stats[:, cv2.CC_STAT_HEIGHT] > min_area).astype(np.uint8)
-    keep[0] = 0
-    return keep[labels]
+    kept = keep(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT]).astype(np.uint8)
+    kept[0] = 0  # the background
+    return kept[labels]
 
 
 def clockwise(quad: np.ndarray) -> np.ndarray:

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.locate.candidates import clockwise, large_components
+from vision.locate.candidates import clockwise, large_components, long_components
 from vision.locate.params import CandidateParams, LineParams
 
 
@@ -46,17 +46,16 @@ def line_candidates(binary: np.ndarray, min_side: float, candidate: CandidatePar
     that are long but cover little area (phone render 8800428). Taken always, those pieces'
     lines crowd out or run on past the frame's corners on other boards."""
     eroded = cv2.erode(binary, np.ones((params.erosion, params.erosion), np.uint8))
+
+    def quads_of(components: np.ndarray) -> list[np.ndarray]:
+        lines = supported_lines(straight_stretches(components, min_side, params), params)
+        return _kept_quads(lines, binary.shape, min_side, candidate, params)
+
     h, w = binary.shape
-    maps = [lambda: large_components(eroded, candidate.min_area * h * w)]
-    if params.min_piece is not None:
-        maps.append(lambda: long_components(eroded, params.min_piece * min_side))
-    for components in maps:
-        stretches = straight_stretches(components(), min_side, params)
-        quads = _kept_quads(supported_lines(stretches, params), binary.shape, min_side,
-                            candidate, params)
-        if quads:
-            return quads
-    return []
+    quads = quads_of(large_components(eroded, candidate.min_area * h * w))
+    if quads or params.min_piece is None:
+        return quads
+    return quads_of(long_components(eroded, params.min_piece * min_side))
 
 
 def _kept_quads(lines: Lines, shape: tuple[int, ...], min_side: float,
@@ -93,16 +92,6 @@ def straight_stretches(components: np.ndarray, min_side: float, params: LinePara
         ends = np.hstack([polygon, np.roll(polygon, -1, axis=0)]).astype(np.float32)
         found.append(ends[np.hypot(ends[:, 2] - ends[:, 0], ends[:, 3] - ends[:, 1]) >= shortest])
     return np.vstack(found)
-
-
-def long_components(binary: np.ndarray, min_length: float) -> np.ndarray:
-    """The map (0/1) with only the components whose bounding box is at least ``min_length``
-    long one way."""
-    _, labels, stats, _ = cv2.connectedComponentsWithStats(binary, connectivity=8)
-    long_side = np.maximum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT])
-    keep = (long_side >= min_length).astype(np.uint8)
-    keep[0] = 0
-    return keep[labels]
 
 
 def supported_lines(stretches: np.ndarray, params: LineParams) -> Lines:
