@@ -240,3 +240,9 @@ def _stop_workers(pool: ProcessPoolExecutor) -> None:
     pool.shutdown(wait=False, cancel_futures=True)
     for process in processes:
         process.join(timeout=5)
+    # The pool's own thread closes its wake-up pipe as it ends; at exit Python 3.11 writes to
+    # that pipe unguarded, and a thread closing it meanwhile printed an "OSError: Bad file
+    # descriptor" traceback after "rink: stopped by SIGINT". Let it end here first.
+    manager = getattr(pool, "_executor_manager_thread", None)
+    if manager is not None:
+        manager.join(timeout=5)
