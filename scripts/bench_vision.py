@@ -8,7 +8,9 @@ prints the median and 90th percentile milliseconds of each stage, with the test-
 augmentation for unsure spaces (the default: 4 turns, mirrored too for the base-game reader),
 with 4 turns only, for all spaces, and without it. Beside the stage
 times it prints the whole read against a full-colour ``cv2.imread`` of the same photo (issue
-14's yardstick: at most 1.5 times that at 12 MP, and at most 80 ms at 5 MP).
+14's yardstick: at most 1.5 times that at 12 MP, and at most 80 ms at 5 MP). ``--conditions
+phone`` renders photos as phones really take them (bent paper, faint ink, dim rooms, hands)
+instead of clean cards.
 """
 
 from __future__ import annotations
@@ -30,7 +32,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from vision.classify import ClassifyParams
 from vision.model_files import models_dir
 from vision.recognizer import PhotoError, ReadParams, Recognizer
-from vision.render import render_photo, sample_grid
+from vision.render import PhotoOptions, render_photo, sample_grid
+from vision.render.phone import PROFILES
 
 STAGES = ("load", "locate", "rectify", "unbend", "orient", "classify", "decode", "ink_check",
           "covered", "total")
@@ -42,6 +45,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--seed", type=int, default=9_000_000)
     parser.add_argument("--megapixels", type=float, default=12.0)
+    parser.add_argument("--conditions", choices=sorted(PROFILES), default=None,
+                        help="render with this condition profile (vision.render.phone; e.g. "
+                             "phone: bent paper, faint ink, dim rooms, hands), not as clean cards")
     parser.add_argument("--models", default=str(models_dir()))
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
@@ -51,13 +57,15 @@ def main(argv: list[str] | None = None) -> int:
         for i in range(args.n):
             seed = args.seed + i
             photo = render_photo(sample_grid(np.random.default_rng(seed)), seed=seed,
-                                 megapixels=args.megapixels)
+                                 megapixels=args.megapixels,
+                                 options=PhotoOptions(conditions=args.conditions))
             path = Path(tmp) / f"bench_{seed}.jpg"
             cv2.imwrite(str(path), photo.image, [cv2.IMWRITE_JPEG_QUALITY, 90])
             paths.append(path)
         size_mb = np.mean([p.stat().st_size for p in paths]) / 1e6
         h, w = photo.image.shape[:2]
-        print(f"{args.n} photos of {w}x{h} ({w * h / 1e6:.1f} MP), JPEG {size_mb:.1f} MB each")
+        print(f"{args.n} photos of {w}x{h} ({w * h / 1e6:.1f} MP), JPEG {size_mb:.1f} MB each"
+              + (f", condition profile {args.conditions}" if args.conditions else ""))
         imread_ms = {path: _imread_ms(path, args.repeat) for path in paths}
         print(f"full-colour cv2.imread: median {np.median(list(imread_ms.values())):.1f} ms")
         modes = {"8 views (4 turns, mirrored for the base-game reader) for unsure spaces "

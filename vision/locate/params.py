@@ -135,6 +135,7 @@ class FitParams:
     max_aspect: float = 1.6  # longer pair of opposite sides over the shorter pair
     zoom_gain: float = 1.5  # a small board is searched again if its crop is this much finer
     zoom_margin: float = 0.6  # the crop round it, of the lattice's extent
+    zoom_from_first: bool = True  # ... starting from the first pass's lattice: sure, no search
 
     def __post_init__(self) -> None:
         if self.robust_fit not in ROBUST_FITS:

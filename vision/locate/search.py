@@ -1,7 +1,7 @@
 """The locator's search: candidates, guesses, scores and refinements, best first.
 
 ``find_lattice`` is the entry; it runs one pass on the whole photo and, for a small board, a
-second on a crop round it at a finer scale.
+second on a crop round it at a finer scale, starting from the first pass's lattice.
 """
 
 from __future__ import annotations
@@ -47,7 +47,8 @@ def find_lattice(image: np.ndarray, params: LocateParams = DEFAULT_PARAMS) -> La
 
     When the board is small in the photo, the locator runs again on a crop around it, at a
     finer scale (at least ``zoom_gain`` times finer), and keeps that result if it agrees
-    better.
+    better. That pass first refines the lattice already found (``zoom_from_first``) and
+    searches the crop's candidates only when that is not sure.
     """
     h, w = image.shape[:2]
     min_side = params.fit.min_side * max(h, w)
@@ -62,7 +63,9 @@ def find_lattice(image: np.ndarray, params: LocateParams = DEFAULT_PARAMS) -> La
     # Worth a second pass only if the crop is seen at least zoom_gain times finer.
     finer = max(h, w) / max(x1 - x0, y1 - y0, params.candidates.work_side)
     if finer >= params.fit.zoom_gain:
-        zoomed = _locate_in(image[y0:y1, x0:x1], min_side, params)
+        prior = fit.corners - np.array([x0, y0], dtype=np.float32)
+        zoomed = _locate_in(image[y0:y1, x0:x1], min_side, params,
+                            prior if params.fit.zoom_from_first else None)
         if zoomed is not None and zoomed.score > fit.score:
             zoomed.corners = (zoomed.corners + [x0, y0]).astype(np.float32)
             at_photo_edge = {"top": y0 == 0, "right": x1 == w, "bottom": y1 == h, "left": x0 == 0}
@@ -92,9 +95,13 @@ class _Scorer:
                           confidence=confidence(score, self.params.fit))
 
 
-def _locate_in(image: np.ndarray, min_side: float, params: LocateParams) -> LatticeFit | None:
+def _locate_in(image: np.ndarray, min_side: float, params: LocateParams,
+               prior: np.ndarray | None = None) -> LatticeFit | None:
     """One pass of the locator on ``image`` (reduced to the working size); photo pixels.
     Lattices with a side shorter than ``min_side`` (pixels of ``image``) are not considered.
+
+    ``prior``: a lattice already found (``image`` pixels; the zoomed pass is given the first
+    pass's), tried first, and refined: when it is sure, no candidates are searched.
 
     When the usual candidates give no sure lattice, the same maps with the skin-coloured
     blobs left out (``skin_free_maps``: a hand's outline joined to the frame's) are searched
@@ -113,7 +120,11 @@ def _locate_in(image: np.ndarray, min_side: float, params: LocateParams) -> Latt
     groups = chain.from_iterable(candidates(source, params.candidates)  # made as needed
                                  for source in candidate_maps(gray, block, binary,
                                                               params.candidates))
-    best = _search(groups, min_side, score)
+    best = None if prior is None else _settled(prior * scale, min_side, score)
+    if best is None or best.score < fit_params.sure_score:
+        searched = _search(groups, min_side, score)
+        if searched is not None and (best is None or searched.score > best.score):
+            best = searched
     if params.skin.enabled and (best is None or best.score < fit_params.sure_score):
         # searched apart, so that their guesses do not crowd out the usual ones
         freed = _search(chain.from_iterable(
@@ -179,6 +190,17 @@ def _search(groups: Iterable[list[np.ndarray]], min_side: float, score: _Scorer,
                 continue
             if best is None or score(corners) > best.score:
                 best = score.fit(corners)
+    return best
+
+
+def _settled(corners: np.ndarray, min_side: float, score: _Scorer) -> LatticeFit | None:
+    """A lattice given (working-image pixels) or its refinement, whichever scores better;
+    None when neither is plausible."""
+    best: LatticeFit | None = None
+    for guess in (corners, refine(score.binary, corners, score.params.fit)):
+        if plausible(guess, min_side, score.params.fit) and (
+                best is None or score(guess) > best.score):
+            best = score.fit(guess)
     return best
 
 
