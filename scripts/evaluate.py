@@ -111,7 +111,7 @@ def _number_or_none(text: str, valid: Callable[[float], bool], what: str) -> flo
 
 
 def _probability_or_none(text: str) -> float | None:
-    """--merge-sure, --parts-sure, --faint-stroke-share, --unseen-sure: a probability (a
+    """--merge-sure, --parts-sure, --faint-stroke-share, --unseen-sure, --tta-sure: a probability (a
     share), or 'none'."""
     return _number_or_none(text, lambda p: 0.0 <= p <= 1.0, "a probability (0..1)")
 
@@ -157,11 +157,14 @@ def _init(models: str, tta: str, ink_check: bool = True, unbend: bool = True,
           faint_stroke_share: float | None = ClassifyParams().faint_stroke_share,
           water_loss_ratio: float | None = ClassifyParams().water_loss_ratio,
           split_cap: float | None = RouteBalanceParams().split_cap,
-          unseen_sure: float | None = WaterParams().unseen_sure) -> None:
+          unseen_sure: float | None = WaterParams().unseen_sure,
+          tta_sure: float | None = ClassifyParams().sure) -> None:
     global _recognizer
     cv2.setNumThreads(1)
     _recognizer = Recognizer.load(models, params=ReadParams(
-        classify=replace(TTA_MODES[tta], faint_above=faint_above,
+        classify=replace(TTA_MODES[tta], **({} if tta_sure == ClassifyParams().sure
+                                            else {"sure": tta_sure}),
+                         faint_above=faint_above,
                          faint_stroke_share=faint_stroke_share,
                          water_loss_ratio=water_loss_ratio,
                          second_doubt_ratio=second_doubt_ratio,
@@ -519,6 +522,9 @@ def main(argv: list[str] | None = None) -> int:
                              "and their mirror images for the base-game reader), all spaces, "
                              "or none; 'turns': 4 turns only (as before 3 Dec 2026); "
                              "'mirror-all': mirror images for the parts network too")
+    parser.add_argument("--tta-sure", type=_probability_or_none, default=ClassifyParams().sure,
+                        help="the test-time augmentation reads again only the spaces read "
+                             f"less surely than this (default {ClassifyParams().sure})")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--csv", type=Path, default=Path("out/eval.csv"))
     parser.add_argument("--json", type=Path, default=None, help="also write the summary here")
@@ -653,7 +659,7 @@ def main(argv: list[str] | None = None) -> int:
               args.small_space_px, args.faint_route_spaces,
               args.faint_route_letters, args.faint_route_river_joins, not args.no_water_check,
               args.faint_stroke_share, args.water_loss_ratio, args.split_cap,
-              args.unseen_sure)
+              args.unseen_sure, args.tta_sure)
     with tempfile.TemporaryDirectory() as tmp:
         jobs = [(args.seed + i, args.megapixels, tmp, args.conditions, args.expansion,
                  args.pens) for i in range(args.n)]
