@@ -18,6 +18,7 @@ import pytest
 
 from tests.project_scripts import load_script
 from vision.decode import decode
+from vision.model_files import models_dir
 
 
 @pytest.fixture(scope="module")
@@ -167,7 +168,16 @@ def test_bad_arguments_end_in_one_line(capsys):
                        (["--parts-sure", "sure"], "sure: a probability (0..1) or 'none'"),
                        (["--faint-route-spaces", "1.5"],
                         "1.5: a whole number of spaces (1 or more) or 'none'"),
-                       (["--faint-route-letters", "X"], "invalid choice: 'X'")):
+                       (["--faint-route-letters", "X"], "invalid choice: 'X'"),
+                       (["--tta-sure", "1.5"], "1.5: a probability (0..1) or 'none'")):
         with pytest.raises(SystemExit):
             evaluate.main(argv)
         assert said in capsys.readouterr().err.strip().splitlines()[-1]
+
+
+def test_the_augmentations_threshold_reaches_the_reader():
+    evaluate = load_script("evaluate")
+    for tta, sure, expected in (("unsure", 0.98, 0.98), ("unsure", 0.995, 0.995),
+                                ("all", 0.995, None), ("unsure", None, None)):
+        evaluate._init(str(models_dir()), tta, tta_sure=sure)
+        assert evaluate._recognizer.params.classify.sure == expected
