@@ -111,8 +111,8 @@ def _number_or_none(text: str, valid: Callable[[float], bool], what: str) -> flo
 
 
 def _probability_or_none(text: str) -> float | None:
-    """--merge-sure, --parts-sure, --faint-stroke-share, --unseen-sure, --tta-sure: a probability (a
-    share), or 'none'."""
+    """--merge-sure, --parts-sure, --faint-stroke-share, --unseen-sure, --tta-sure: a
+    probability (a share), or 'none'."""
     return _number_or_none(text, lambda p: 0.0 <= p <= 1.0, "a probability (0..1)")
 
 
@@ -161,10 +161,11 @@ def _init(models: str, tta: str, ink_check: bool = True, unbend: bool = True,
           tta_sure: float | None = ClassifyParams().sure) -> None:
     global _recognizer
     cv2.setNumThreads(1)
+    augmentation = TTA_MODES[tta]
+    if tta_sure != ClassifyParams().sure:  # the default keeps the mode's own (all: None)
+        augmentation = replace(augmentation, sure=tta_sure)
     _recognizer = Recognizer.load(models, params=ReadParams(
-        classify=replace(TTA_MODES[tta], **({} if tta_sure == ClassifyParams().sure
-                                            else {"sure": tta_sure}),
-                         faint_above=faint_above,
+        classify=replace(augmentation, faint_above=faint_above,
                          faint_stroke_share=faint_stroke_share,
                          water_loss_ratio=water_loss_ratio,
                          second_doubt_ratio=second_doubt_ratio,

@@ -120,7 +120,7 @@ def _locate_in(image: np.ndarray, min_side: float, params: LocateParams,
     groups = chain.from_iterable(candidates(source, params.candidates)  # made as needed
                                  for source in candidate_maps(gray, block, binary,
                                                               params.candidates))
-    best = None if prior is None else _settled(prior * scale, min_side, score)
+    best = None if prior is None else _settled([prior * scale], min_side, score)
     if best is None or best.score < fit_params.sure_score:
         searched = _search(groups, min_side, score)
         if searched is not None and (best is None or searched.score > best.score):
@@ -183,24 +183,21 @@ def _search(groups: Iterable[list[np.ndarray]], min_side: float, score: _Scorer,
     shifted = [moved for g in ranked[:fit_params.shifted_from]
                for moved in shifted_lattices(g, moves)]
     shifted = sorted(shifted, key=lambda g: -score(g))[:fit_params.shifted_kept]
+    return _settled(ranked + shifted, min_side, score, fit_params)
+
+
+def _settled(guesses: Iterable[np.ndarray], min_side: float, score: _Scorer,
+             fit_params: FitParams | None = None) -> LatticeFit | None:
+    """The best-scoring of ``guesses`` (working-image pixels) and their refinements, the
+    first best kept on a tie; None when none is plausible. ``fit_params``: instead of the
+    scorer's."""
+    fit_params = fit_params or score.params.fit
     best: LatticeFit | None = None
-    for guess in ranked + shifted:
-        for corners in (guess, refine(binary, guess, fit_params)):
-            if not plausible(corners, min_side, fit_params):
-                continue
-            if best is None or score(corners) > best.score:
+    for guess in guesses:
+        for corners in (guess, refine(score.binary, guess, fit_params)):
+            if plausible(corners, min_side, fit_params) and (
+                    best is None or score(corners) > best.score):
                 best = score.fit(corners)
-    return best
-
-
-def _settled(corners: np.ndarray, min_side: float, score: _Scorer) -> LatticeFit | None:
-    """A lattice given (working-image pixels) or its refinement, whichever scores better;
-    None when neither is plausible."""
-    best: LatticeFit | None = None
-    for guess in (corners, refine(score.binary, corners, score.params.fit)):
-        if plausible(guess, min_side, score.params.fit) and (
-                best is None or score(guess) > best.score):
-            best = score.fit(guess)
     return best
 
 
