@@ -10,7 +10,8 @@ with 4 turns only, for all spaces, and without it. Beside the stage
 times it prints the whole read against a full-colour ``cv2.imread`` of the same photo (issue
 14's yardstick: at most 1.5 times that at 12 MP, and at most 80 ms at 5 MP). ``--conditions
 phone`` renders photos as phones really take them (bent paper, faint ink, dim rooms, hands)
-instead of clean cards.
+instead of clean cards; ``--float-readers`` reads through the float networks instead of
+their 8-bit twins (scripts/quantize_models.py).
 """
 
 from __future__ import annotations
@@ -49,6 +50,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="render with this condition profile (vision.render.phone; e.g. "
                              "phone: bent paper, faint ink, dim rooms, hands), not as clean cards")
     parser.add_argument("--models", default=str(models_dir()))
+    parser.add_argument("--float-readers", action="store_true",
+                        help="read through the float networks, not their 8-bit twins "
+                             "(scripts/quantize_models.py)")
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
 
@@ -74,7 +78,8 @@ def main(argv: list[str] | None = None) -> int:
                  "8 views for all spaces": ClassifyParams(sure=None),
                  "off": ClassifyParams(turns=1, mirror=False)}
         for mode, tta in modes.items():
-            rec = Recognizer.load(args.models, threads=1, params=ReadParams(classify=tta))
+            rec = Recognizer.load(args.models, threads=1, params=ReadParams(classify=tta),
+                                  int8=not args.float_readers)
             rec.read(paths[0])  # warm-up
             times: dict[str, list[float]] = {k: [] for k in STAGES}
             ratios: list[float] = []

@@ -158,13 +158,13 @@ def _init(models: str, tta: str, ink_check: bool = True, unbend: bool = True,
           water_loss_ratio: float | None = ClassifyParams().water_loss_ratio,
           split_cap: float | None = RouteBalanceParams().split_cap,
           unseen_sure: float | None = WaterParams().unseen_sure,
-          tta_sure: float | None = ClassifyParams().sure) -> None:
+          tta_sure: float | None = ClassifyParams().sure, int8: bool = True) -> None:
     global _recognizer
     cv2.setNumThreads(1)
     augmentation = TTA_MODES[tta]
     if tta_sure != ClassifyParams().sure:  # the default keeps the mode's own (all: None)
         augmentation = replace(augmentation, sure=tta_sure)
-    _recognizer = Recognizer.load(models, params=ReadParams(
+    _recognizer = Recognizer.load(models, int8=int8, params=ReadParams(
         classify=replace(augmentation, faint_above=faint_above,
                          faint_stroke_share=faint_stroke_share,
                          water_loss_ratio=water_loss_ratio,
@@ -526,6 +526,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tta-sure", type=_probability_or_none, default=ClassifyParams().sure,
                         help="the test-time augmentation reads again only the spaces read "
                              f"less surely than this (default {ClassifyParams().sure})")
+    parser.add_argument("--float-readers", action="store_true",
+                        help="read through the float networks, not their 8-bit twins "
+                             "(scripts/quantize_models.py)")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--csv", type=Path, default=Path("out/eval.csv"))
     parser.add_argument("--json", type=Path, default=None, help="also write the summary here")
@@ -660,7 +663,7 @@ def main(argv: list[str] | None = None) -> int:
               args.small_space_px, args.faint_route_spaces,
               args.faint_route_letters, args.faint_route_river_joins, not args.no_water_check,
               args.faint_stroke_share, args.water_loss_ratio, args.split_cap,
-              args.unseen_sure, args.tta_sure)
+              args.unseen_sure, args.tta_sure, not args.float_readers)
     with tempfile.TemporaryDirectory() as tmp:
         jobs = [(args.seed + i, args.megapixels, tmp, args.conditions, args.expansion,
                  args.pens) for i in range(args.n)]

@@ -113,6 +113,12 @@ This is the recipe that produced ``models/cell_classifier.*`` (the parts network
    ``wide_cell_classifier.*``, the wide-pen parts network, which reads no board alone but
    has a say on a board's water (issue 16, docs/VISION.md "The wide-pen network's say on
    water").
+21. (Run last.) The 8-bit twins of the faint-ink readers and of the standard parts network
+   (``scripts/quantize_models.py``: static int8 quantization calibrated on the crops 80
+   rendered photos give each network, checked on 40 others, about 2 minutes): shipped as
+   ``faint_base_classifier.int8.onnx``, ``faint_cell_classifier.int8.onnx`` and
+   ``cell_classifier.int8.onnx``, each named in its network's metadata (``int8``), which the
+   reader reads through (issue 14, docs/VISION.md "Speed: the readers' 8-bit twins").
 
 Steps 1-6 cut their crops from the darkest channel (data version 4, ``--darkest-channel``),
 as they were made for the shipped models; steps 7-10, 12, 13 and 15-19 cut version 5, 6
@@ -139,6 +145,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import board_context  # scripts/ is not a package: imported from its folder
 import generate_dataset
+import quantize_models
 import train_classifier
 import train_mark_head
 import train_round_numbers
@@ -602,6 +609,8 @@ def main(argv: list[str] | None = None) -> int:
                              *wide_clean_commands, wide.recipe])
     wide.save(args.out / WIDE_META_FILE)
     board_context.main([*CONTEXT_COUNTING, "--out", str(args.out)])
+    # step 21: the 8-bit twins, made from the float networks as installed now
+    quantize_models.main(["--models", str(args.out), "--out", str(args.out)])
     print(f"models in {args.out} after {time.time() - start:.0f}s")
     return 0
 

@@ -181,3 +181,11 @@ def test_the_augmentations_threshold_reaches_the_reader():
                                 ("all", 0.995, None), ("unsure", None, None)):
         evaluate._init(str(models_dir()), tta, tta_sure=sure)
         assert evaluate._recognizer.params.classify.sure == expected
+
+
+def test_float_readers_reach_the_reader():
+    """``--float-readers`` measures the float networks the 8-bit twins were made from."""
+    evaluate = load_script("evaluate")
+    for int8, suffix in ((True, ".int8.onnx"), (False, "cell_classifier.onnx")):
+        evaluate._init(str(models_dir()), "unsure", int8=int8)
+        assert evaluate._recognizer.classifier.session._model_path.endswith(suffix)

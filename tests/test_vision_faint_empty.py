@@ -83,7 +83,8 @@ def test_a_board_with_water_or_clear_ink_is_left_alone(recognizer, faint):
     assert faint_empty_review(reading.grid, reading.probs, classes, plain, False) == plain
     # a higher route mass lists fewer spaces; none when no route is that likely
     few = faint_empty_review(reading.grid, reading.probs, classes, plain, True,
-                             FaintEmptyParams(route_mass=0.07))
+                             # (4, 1)'s routes hold 0.086, (5, 0)'s 0.073
+                             FaintEmptyParams(route_mass=0.078))
     assert {(e.row, e.col) for e in few} - {(e.row, e.col) for e in plain} == {(4, 1)}
     # (the stage gives its list in reading order; the recogniser's comes least sure first)
     assert faint_empty_review(reading.grid, reading.probs, classes, plain, True,

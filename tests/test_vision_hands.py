@@ -68,10 +68,12 @@ def test_marker_colours_are_not_skin(bgr):
 
 def _searched_afresh(reader: Recognizer) -> Recognizer:
     """``reader`` with a small board's zoomed pass searching its crop afresh, as before 7 Dec
-    2026 (``FitParams.zoom_from_first`` off)."""
+    2026 (``FitParams.zoom_from_first`` off), reading through the float networks, as when
+    the case was found (their 8-bit twins read this board's doubtful spaces a hair otherwise,
+    and its faint-ink reading is kept: docs/VISION.md, "Speed: the readers' 8-bit twins")."""
     locate = reader.params.locate
     return Recognizer.load(params=replace(reader.params, locate=replace(
-        locate, fit=replace(locate.fit, zoom_from_first=False))))
+        locate, fit=replace(locate.fit, zoom_from_first=False))), int8=False)
 
 
 def test_a_hand_read_as_a_lake_does_not_make_a_lake_board(recognizer, no_skin_test,

@@ -117,12 +117,18 @@ def test_onnx_matches_pytorch(recognizer):
     model.load_state_dict(state)
     model.eval()
     crops, _ = _sample_crops(recognizer, SAMPLES[2])
-    x = recognizer.classifier.network_input(crops)
+    exported = CellClassifier.load(models_dir(), int8=False)  # the float export itself
+    x = exported.network_input(crops)
     with torch.no_grad():
         expected, sides, _ = (t.numpy() for t in model(torch.from_numpy(x)))
-    np.testing.assert_allclose(recognizer.classifier.logits(crops), expected, atol=1e-3)
-    side_probs, _ = recognizer.classifier.parts(crops)
+    np.testing.assert_allclose(exported.logits(crops), expected, atol=1e-3)
+    side_probs, _ = exported.parts(crops)
     np.testing.assert_allclose(side_probs.argmax(axis=2), sides.argmax(axis=2))
+    # the 8-bit twin the reader reads through gives every space the same class and sides
+    twin = recognizer.classifier
+    assert twin.session._model_path.endswith("cell_classifier.int8.onnx")
+    np.testing.assert_array_equal(twin.logits(crops).argmax(axis=1), expected.argmax(axis=1))
+    np.testing.assert_array_equal(twin.parts(crops)[0].argmax(axis=2), sides.argmax(axis=2))
 
 
 def test_model_files_are_small_and_described():

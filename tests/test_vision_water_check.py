@@ -104,7 +104,10 @@ def test_a_river_both_networks_see_stays_though_their_mean_is_less_sure(recogniz
     The board is located as the zoomed pass's own search settles it (``FitParams.
     zoom_from_first`` off, as when the case was found): settled from the first pass's
     lattice, a pixel closer to the truth, the standard readers' reading is kept, which shows
-    no river, and the water check has nothing to weigh."""
+    no river, and the water check has nothing to weigh. It is read through the float
+    networks, as when the case was found: the standard network's 8-bit twin reads the river
+    under 0.99, so the board shows no water to check (docs/VISION.md, "Speed: the readers'
+    8-bit twins")."""
     photo, played = load_script("evaluate").render_case(9_300_276, None, "phone", "mix")
     assert played == ("river",)
     path = tmp_path / "river.jpg"
@@ -113,12 +116,12 @@ def test_a_river_both_networks_see_stays_though_their_mean_is_less_sure(recogniz
     afresh = replace(recognizer.params, locate=replace(
         locate, fit=replace(locate.fit, zoom_from_first=False)))
     assert afresh.classify.water_check_sure == 0.9
-    assert [s.name for s in Recognizer.load(params=afresh).read(path).expansions_seen] == [
-        "river"]
+    floats = Recognizer.load(params=afresh, int8=False)
+    assert [s.name for s in floats.read(path).expansions_seen] == ["river"]
     mean_only = replace(afresh, classify=replace(afresh.classify, water_check_sure=1.0))
-    loose = Recognizer(recognizer.classifier, recognizer.orienter, mean_only,
-                       base_classifier=recognizer.base_classifier, faint=recognizer.faint,
-                       wide=recognizer.water_check.network)
+    loose = Recognizer(floats.classifier, floats.orienter, mean_only,
+                       base_classifier=floats.base_classifier, faint=floats.faint,
+                       wide=floats.water_check.network)
     assert loose.read(path).expansions_seen == []  # the mean alone took the river off
 
 

@@ -242,19 +242,21 @@ def test_water_in_its_own_colour_is_bluer_than_the_routes():
 
 
 def test_a_blue_river_read_doubtfully_is_not_given_up_for_a_surer_reading_without_it(
-        reader, tmp_path):
+        tmp_path):
     """Wide-pen Deep Blue render 9600192 (scripts/evaluate.py --seed 9600000 --pens wide
     --expansion mix): a river in a blue pen beside black routes, read doubtfully by the
     standard readers (8 spaces wrong); the faint-ink readers read no water, 0.18 times as
     much in doubt. ``ClassifyParams.water_loss_ratio`` alone kept that reading (18 wrong, the
     River lost); the river's blue keeps the first. (Found in that set's figures: docs/VISION.md,
-    "False water on a doubtful board".)"""
+    "False water on a doubtful board".) Read through the float networks, as when the case
+    was found: through their 8-bit twins the standard reading is not doubtful enough for a
+    second reading ("Speed: the readers' 8-bit twins")."""
     photo, played = load_script("evaluate").render_case(9_600_192, None, None, "mix", "wide")
     assert played == ("river",)
     path = tmp_path / "blue_river_wide.jpg"
     cv2.imwrite(str(path), photo.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
     assert ClassifyParams().water_loss_ratio is not None
-    reading = reader.read(path)
+    reading = Recognizer.load(int8=False).read(path)
     assert reading.readers == "standard, second reading dropped"
     assert [s.name for s in reading.expansions_seen] == ["river"]
     assert len(_wrong(reading.grid, photo.grid)) <= 9

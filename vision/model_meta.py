@@ -97,6 +97,9 @@ class ModelMeta:
     # The mark head (scripts/train_mark_head.py; vision.marks): output name, the threshold on
     # its probability, its training data and validation figures; empty: the network has none
     mark_head: dict = field(default_factory=dict)
+    # The network's 8-bit twin (scripts/quantize_models.py): its file beside this one, how it
+    # was quantized and calibrated, and how closely it reads as this network; empty: none
+    int8: dict = field(default_factory=dict)
 
     @classmethod
     def load(cls, path: Path) -> ModelMeta:

@@ -76,6 +76,7 @@ from vision.ink_check import InkCheckParams, InkMeasures, check_ink, measure_ink
 from vision.locate import LocateParams, find_lattice
 from vision.marks import MarkParams, check_marks, mark_threshold, marks_warning
 from vision.model_files import models_dir as shipped_models_dir
+from vision.onnx_model import SessionOpener
 from vision.orient import WIDE_BOARD, BoardOrienter, OrientParams
 from vision.other_reading import OtherReadingParams, other_reading_review
 from vision.rectify import (
@@ -98,6 +99,7 @@ from vision.route_balance import (
     balance_warning,
     balanced_review,
 )
+from vision.sessions import cpu_session
 from vision.unbend import Unbend, UnbendParams, unbend
 from vision.water_colour import (
     SpaceInk,
@@ -362,21 +364,25 @@ class Recognizer:
 
     @classmethod
     def load(cls, models_dir: Path | str | None = None, threads: int = 1,
-             params: ReadParams = ReadParams()) -> Recognizer:
+             params: ReadParams = ReadParams(), int8: bool = True,
+             open_session: SessionOpener = cpu_session) -> Recognizer:
         """Load the classifiers and the orienter's networks from ``models_dir`` (the shipped
         models by default), ``threads`` threads inside an operator. Without a base-game
         reader in ``models_dir`` the parts network reads every board; without the faint-ink
         readers the standard ones read boards with faint ink too; without the wide-pen parts
-        network the standard readers' water goes unchecked."""
+        network the standard readers' water goes unchecked. ``int8``: read a classifier
+        through its 8-bit twin where its metadata names one (False: the float networks);
+        ``open_session``: how a classifier's file becomes a session."""
         start = time.perf_counter()
         models_dir = Path(models_dir) if models_dir is not None else shipped_models_dir()
+        opened = {"threads": threads, "int8": int8, "open_session": open_session}
         # (without board_context.json in it, covered spaces keep the classifier's reading)
-        classifier = CellClassifier.load(models_dir, threads=threads)
-        base = BaseGameClassifier.load_if_present(models_dir, threads=threads)
-        faint_parts = FaintCellClassifier.load_if_present(models_dir, threads=threads)
+        classifier = CellClassifier.load(models_dir, **opened)
+        base = BaseGameClassifier.load_if_present(models_dir, **opened)
+        faint_parts = FaintCellClassifier.load_if_present(models_dir, **opened)
         faint = None if faint_parts is None else Readers(
-            faint_parts, FaintBaseGameClassifier.load_if_present(models_dir, threads=threads))
-        wide = WideCellClassifier.load_if_present(models_dir, threads=threads)
+            faint_parts, FaintBaseGameClassifier.load_if_present(models_dir, **opened))
+        wide = WideCellClassifier.load_if_present(models_dir, **opened)
         orienter = BoardOrienter.load(models_dir, params.orient)
         context = BoardContext.load_if_present(models_dir)
         return cls(classifier, orienter, params, time.perf_counter() - start, base, faint,
