@@ -165,6 +165,17 @@ def _input_name(path: Path) -> str:
     return onnx.load(str(path)).graph.input[0].name
 
 
+def readable_network(path: Path) -> None:
+    """End the run with one line when ``path`` is not an ONNX file onnx can read."""
+    import onnx
+    from google.protobuf.message import DecodeError
+
+    try:
+        onnx.load(str(path))
+    except (OSError, DecodeError) as exc:
+        raise SystemExit(f"{path}: not a readable ONNX file ({exc})") from None
+
+
 def agreement(float_path: Path, int8_path: Path, meta: ModelMeta, crops: np.ndarray) -> dict:
     """How the twin reads ``crops`` against the float network: the share of crops given
     the same best class, the median and 99th percentile of the largest change in a crop's
@@ -225,6 +236,7 @@ def main(argv: list[str] | None = None) -> int:
         if not (args.models / f"{name}.onnx").exists() or not (
                 args.models / f"{name}.json").exists():
             parser.error(f"{name}: no {name}.onnx and {name}.json in {args.models}")
+        readable_network(args.models / f"{name}.onnx")
     args.out.mkdir(parents=True, exist_ok=True)
 
     import onnxruntime

@@ -100,3 +100,13 @@ def test_a_twin_made_from_another_float_file_is_not_read(tmp_path):
     (tmp_path / "faint_base_classifier.int8.onnx").unlink()  # a twin named but missing
     assert FaintBaseGameClassifier.load(tmp_path).session._model_path.endswith(
         "faint_base_classifier.onnx")
+
+
+def test_quantizing_a_broken_network_file_says_which(tmp_path):
+    quantize = load_script("quantize_models")
+    (tmp_path / "faint_base_classifier.onnx").write_text("not a network")
+    (tmp_path / "faint_base_classifier.json").write_text(
+        (models_dir() / "faint_base_classifier.json").read_text())
+    with pytest.raises(SystemExit, match=r"faint_base_classifier\.onnx: not a readable ONNX file"):
+        quantize.main(["--names", "faint_base_classifier", "--models", str(tmp_path),
+                       "--out", str(tmp_path / "out")])
