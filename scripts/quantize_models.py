@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import argparse
 import datetime
-import hashlib
 import json
 import sys
 import tempfile
@@ -44,7 +43,7 @@ from evaluate import render_case  # scripts/ is not a package: imported from its
 
 from vision.model_files import models_dir
 from vision.model_meta import ModelMeta
-from vision.onnx_model import softmax
+from vision.onnx_model import softmax, twin_stamp
 from vision.recognizer import PhotoError, Recognizer
 from vision.sessions import cpu_session
 
@@ -113,12 +112,9 @@ def float32_graph(source: Path, target: Path) -> None:
     ort.InferenceSession(str(source), options, providers=["CPUExecutionProvider"])
 
 
-def kept_float(path: Path) -> list[str]:
-    """The nodes left in float: the convolution that reads the network's input, and the
-    fully connected heads."""
-    import onnx
-
-    graph = onnx.load(str(path)).graph
+def kept_float(graph) -> list[str]:
+    """The nodes of an ONNX ``graph`` left in float: the convolution that reads the
+    network's input, and the fully connected heads."""
     inputs = {i.name for i in graph.input}
     first = [n.name for n in graph.node if n.op_type == "Conv" and n.input[0] in inputs]
     return first + [n.name for n in graph.node if n.op_type in KEPT_FLOAT_OPS]
@@ -128,6 +124,7 @@ def quantize(source: Path, target: Path, crops: np.ndarray, max_crops: int, seed
              ) -> int:
     """Write ``source``'s int8 twin to ``target``, calibrated on at most ``max_crops`` of
     ``crops`` (drawn with ``seed``); the number used."""
+    import onnx
     from onnxruntime.quantization import (
         CalibrationDataReader,
         CalibrationMethod,
@@ -142,7 +139,8 @@ def quantize(source: Path, target: Path, crops: np.ndarray, max_crops: int, seed
         folded, prepared = Path(tmp) / "folded.onnx", Path(tmp) / "prepared.onnx"
         float32_graph(source, folded)
         quant_pre_process(str(folded), str(prepared))
-        input_name = _input_name(prepared)
+        graph = onnx.load(str(prepared)).graph
+        input_name = graph.input[0].name
 
         class Batches(CalibrationDataReader):
             def __init__(self) -> None:
@@ -155,14 +153,8 @@ def quantize(source: Path, target: Path, crops: np.ndarray, max_crops: int, seed
         quantize_static(str(prepared), str(target), Batches(), quant_format=QuantFormat.QDQ,
                         per_channel=True, reduce_range=True, activation_type=QuantType.QUInt8,
                         weight_type=QuantType.QInt8, calibrate_method=CalibrationMethod.MinMax,
-                        nodes_to_exclude=kept_float(prepared))
+                        nodes_to_exclude=kept_float(graph))
     return len(chosen)
-
-
-def _input_name(path: Path) -> str:
-    import onnx
-
-    return onnx.load(str(path)).graph.input[0].name
 
 
 def readable_network(path: Path) -> None:
@@ -244,22 +236,21 @@ def main(argv: list[str] | None = None) -> int:
     calibration = recorded_crops(args.models, names, args.seed, args.n)
     check = recorded_crops(args.models, names, args.check_seed, args.check_n)
     for name in names:
-        meta = ModelMeta.load(args.models / f"{name}.json")
+        float_file, meta_file = args.models / f"{name}.onnx", args.models / f"{name}.json"
         twin = args.out / f"{name}.int8.onnx"
-        used = quantize(args.models / f"{name}.onnx", twin, calibration[name], args.max_crops,
-                        args.seed)
-        checked = agreement(args.models / f"{name}.onnx", twin, meta, check[name])
-        record = json.loads((args.models / f"{name}.json").read_text())
+        used = quantize(float_file, twin, calibration[name], args.max_crops, args.seed)
+        checked = agreement(float_file, twin, ModelMeta.load(meta_file), check[name])
+        record = json.loads(meta_file.read_text())  # every field kept as it is
         record["int8"] = {
-            "file": twin.name, "from": hashlib.sha256(
-                (args.models / f"{name}.onnx").read_bytes()).hexdigest(), "scheme": SCHEME, "onnxruntime": onnxruntime.__version__,
+            "file": twin.name, "from": twin_stamp(float_file), "scheme": SCHEME,
+            "onnxruntime": onnxruntime.__version__,
             "calibration": {"photos": args.n, "seed": args.seed, "crops_recorded":
                             len(calibration[name]), "crops_used": used},
             "check": {"photos": args.check_n, "seed": args.check_seed, **checked},
             "command": " ".join(["scripts/quantize_models.py", *(argv or sys.argv[1:])]),
             "date": datetime.datetime.now(datetime.UTC).date().isoformat()}
         if args.out.resolve() != args.models.resolve():
-            (args.out / f"{name}.onnx").write_bytes((args.models / f"{name}.onnx").read_bytes())
+            (args.out / float_file.name).write_bytes(float_file.read_bytes())
         (args.out / f"{name}.json").write_text(json.dumps(record, indent=1) + "\n")
         print(f"{name}: {twin} ({twin.stat().st_size / 1e3:.0f} kB), calibrated on {used} "
               f"crops; on {checked['crops']} others the same class {checked['same_class']:.2%}, "

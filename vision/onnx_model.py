@@ -34,6 +34,12 @@ def softmax(logits: np.ndarray, axis: int = -1) -> np.ndarray:
 SessionOpener = Callable[[Path, int], Any]  # (ONNX file, threads) -> an onnxruntime session
 
 
+def twin_stamp(float_file: Path) -> str:
+    """What an 8-bit twin records of the float file it was made from (``int8.from``): the
+    file's SHA-256."""
+    return hashlib.sha256(Path(float_file).read_bytes()).hexdigest()
+
+
 @dataclass(frozen=True)
 class NetworkIO:
     """How pixels become a network's input, and its logits probabilities."""
@@ -100,8 +106,7 @@ class OnnxModel:
         float_file = folder / cls.ONNX_FILE
         if not int8 or not twin or not (folder / twin.get("file", "")).is_file():
             return float_file
-        made_from = hashlib.sha256(float_file.read_bytes()).hexdigest()
-        return folder / twin["file"] if twin.get("from") == made_from else float_file
+        return folder / twin["file"] if twin.get("from") == twin_stamp(float_file) else float_file
 
     def network_input(self, pixels: np.ndarray) -> np.ndarray:
         """uint8 images (N, H, W) -> float32 (N, 1, H, W), normalised as in training; images
