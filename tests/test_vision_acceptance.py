@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
+import cv2
 import numpy as np
 import pytest
 
+from tests.project_scripts import load_script
 from vision.acceptance import AcceptanceParams, FoundBoard, accept_reading, sure_board
 from vision.decode import Decoded
 from vision.errors import BoardCut, BoardUnreadable, NoBoardFound
@@ -54,18 +58,62 @@ def test_a_few_doubtful_spaces_need_no_warning():
     assert accept_reading(_photo(), _decoded(PARAMS.max_review_spaces), found, PARAMS) == []
 
 
-@pytest.mark.parametrize("fit, orientation, corners", [
-    (0.6, 1.0, INSIDE),  # located with doubt
-    (1.0, 0.7, INSIDE),  # its top unsure
-    (1.0, 1.0, INSIDE + [0, 200]),  # the lattice half a space from the photo's bottom edge
+@pytest.mark.parametrize("fit, orientation, corners, lines", [
+    (0.6, 1.0, INSIDE, 16),  # located with doubt
+    (1.0, 0.7, INSIDE, 16),  # its top unsure
+    (1.0, 1.0, INSIDE + [0, 200], 16),  # the lattice half a space from the photo's bottom edge
+    (0.8, 1.0, INSIDE, 11),  # located with some doubt, too few of its lines followed
 ])
-def test_a_doubtful_board_with_many_doubtful_spaces_is_refused(fit, orientation, corners):
+def test_a_doubtful_board_with_many_doubtful_spaces_is_refused(fit, orientation, corners,
+                                                               lines):
     """Refused as a board too hard to read (its top was told), not as no board."""
     with pytest.raises(BoardUnreadable, match="30 of 49 spaces could not be read") as refusal:
-        accept_reading(_photo(), _decoded(30), FoundBoard(fit, corners, orientation, 16),
+        accept_reading(_photo(), _decoded(30), FoundBoard(fit, corners, orientation, lines),
                        PARAMS)
     assert isinstance(refusal.value, NoBoardFound) and refusal.value.doubtful == 30
     assert str(refusal.value).startswith("the board in ") and "was found" in str(refusal.value)
+
+
+@pytest.mark.parametrize("fit, orientation, lines, read", [
+    (0.8, 1.0, 12, True),  # located with some doubt, its printed lines followed
+    (0.7, 0.95, 16, True),
+    (0.8, 1.0, 11, False),  # too few of its lines followed
+    (0.65, 1.0, 16, False),  # located with too much doubt (cut photos, combs a space off)
+    (0.8, 0.85, 16, False),  # its top unsure
+    (0.8, 1.0, None, False),  # its lines not looked for
+])
+def test_a_board_whose_printed_lines_were_followed_is_read_despite_a_doubtful_fit(
+        fit, orientation, lines, read):
+    found = FoundBoard(fit, INSIDE, orientation, lines)
+    assert sure_board(found, _photo(), PARAMS) == read
+    if read:
+        warnings = accept_reading(_photo(), _decoded(30), found, PARAMS)
+        assert warnings[0].startswith("30 of 49 spaces could not be read")
+    else:
+        with pytest.raises(BoardUnreadable, match="30 of 49 spaces could not be read"):
+            accept_reading(_photo(), _decoded(30), found, PARAMS)
+
+
+def test_a_pencil_board_located_with_some_doubt_is_read_when_its_lines_are_followed(tmp_path):
+    """Phone photo 8870079 (scripts/evaluate.py --seed 8870000 --conditions phone: curled
+    paper, pencil, low resolution) is located 0.85 surely, its top found surely and all 16
+    of its printed lines followed, with over 20 doubtful spaces: read, with a warning and
+    its doubtful spaces in review, rather than refused as unreadable."""
+    photo, _ = load_script("evaluate").render_case(8_870_079, None, "phone")
+    path = tmp_path / "pencil.jpg"
+    cv2.imwrite(str(path), photo.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
+    recognizer = Recognizer.load()
+    reading = recognizer.read(path)
+    assert reading.confidence < PARAMS.sure_board_confidence
+    assert reading.bend is not None and reading.bend.lines_followed >= PARAMS.lined_board_lines
+    assert len(reading.review) > PARAMS.max_review_spaces
+    assert any("spaces could not be read surely" in w for w in reading.warnings)
+    right = sum(reading.grid[r][c] == photo.grid[r][c] for r in range(7) for c in range(7))
+    assert right >= 30
+    # without the followed lines' say, the same photo is refused as unreadable
+    strict = replace(recognizer.params, acceptance=replace(PARAMS, lined_board_lines=17))
+    with pytest.raises(BoardUnreadable, match="could not be read surely"):
+        Recognizer.load(params=strict).read(path)
 
 
 def test_a_sure_board_lies_a_space_inside_a_photo_big_enough_to_read():
@@ -73,6 +121,8 @@ def test_a_sure_board_lies_a_space_inside_a_photo_big_enough_to_read():
     assert sure_board(FoundBoard(1.0, INSIDE, 1.0), _photo(), PARAMS)
     near = INSIDE + [0, 250 - 1 - 0.9 * space]  # under a space from the bottom edge
     assert not sure_board(FoundBoard(1.0, near, 1.0), _photo(), PARAMS)
+    # all 16 of its printed lines followed or not: cut photos' lattices can follow them all
+    assert not sure_board(FoundBoard(1.0, near, 1.0, 16), _photo(), PARAMS)
     # a 400-pixel photo shrunk by nothing: too small to read, whatever was found in it
     small = LoadedPhoto(np.full((400, 400, 3), 235, np.uint8), 1.0, (400, 400), name="s.jpg")
     assert not sure_board(FoundBoard(1.0, INSIDE * 0.4, 1.0), small, PARAMS)
