@@ -61,6 +61,13 @@ class AcceptanceParams:
     # it (docs/VISION.md, "A doubtful board whose printed lines were followed").
     lined_board_confidence: float = 0.7
     lined_board_lines: int = 12
+    # A board found and oriented surely with all 16 of its printed lines followed needs only
+    # this much of a space between its lattice and the photo's edges. Of the evaluation
+    # sets' photos refused with over max_review_spaces doubtful spaces, three whole boards
+    # lay 0.92-0.98 of a space from an edge so (the second a sheet reaching the photo's
+    # edge, which the cut test then took for a cut board); no cut photo's lattice got this
+    # far (the cut checks before refuse those whose lines all follow).
+    followed_inside_spaces: float = 0.75
     # Even a board beyond doubt is not read with more doubtful spaces than this: a reading
     # to check all over is no reading, and a lattice that reads so is more often not this
     # board's (phone renders: a comb fitted on a railway's cross ties in a photo cut through
@@ -183,23 +190,29 @@ def followed_surely(found: FoundBoard, params: AcceptanceParams) -> bool:
 def sure_board(found: FoundBoard, photo: LoadedPhoto, params: AcceptanceParams) -> bool:
     """Whether a located lattice is a whole board beyond doubt: found and oriented surely
     (or oriented surely with its printed lines followed, ``followed_surely``), well inside
-    a photo not too small to read (``min_useful_side``)."""
+    a photo not too small to read (``min_useful_side``): a space inside its edges, or
+    ``followed_inside_spaces`` when found surely with all 16 printed lines followed."""
     if not (found_surely(found, params) or followed_surely(found, params)):
         return False
     if max(photo.original_size) < params.min_useful_side:
         return False
-    return lies_inside(found, photo, params)
+    every_line = (found_surely(found, params) and found.lines_followed is not None
+                  and found.lines_followed >= 2 * (GRID + 1))
+    return lies_inside(found, photo, params,
+                       params.followed_inside_spaces if every_line else None)
 
 
-def lies_inside(found: FoundBoard, photo: LoadedPhoto, params: AcceptanceParams) -> bool:
-    """Whether the located lattice lies at least ``sure_board_inside_spaces`` spaces inside
-    each edge of the photo (a cut board's lattice, found as whole, runs up to the edge)."""
+def lies_inside(found: FoundBoard, photo: LoadedPhoto, params: AcceptanceParams,
+                spaces: float | None = None) -> bool:
+    """Whether the located lattice lies at least ``spaces`` (by default
+    ``sure_board_inside_spaces``) spaces inside each edge of the photo (a cut board's
+    lattice, found as whole, runs up to the edge)."""
     corners = found.corners
     h, w = photo.image.shape[:2]
     space = space_side(corners)
     x, y = corners[:, 0], corners[:, 1]
     inside = min(x.min(), y.min(), w - 1 - x.max(), h - 1 - y.max())
-    return inside >= params.sure_board_inside_spaces * space
+    return inside >= (params.sure_board_inside_spaces if spaces is None else spaces) * space
 
 
 def orientation_warnings(confidence: float, params: AcceptanceParams) -> list[str]:
