@@ -176,12 +176,15 @@ def test_failures_are_told_in_words(tmp_path, pool):
 
 
 def test_a_board_too_hard_to_read_is_told_as_found(tmp_path, pool):
-    """Tuning phone render 8850061 (faint pencil on bumpy paper, a hand and a die, 1.7 MP):
-    its board is found and its top told, but more of its spaces than the refusal allows
-    (AcceptanceParams.max_review_spaces, 20) cannot be read surely: 28 with the readers of 4
-    Dec 2026, 29 since. The page says so (not "no board found"), with light tips; tapping
-    the corners still reads it (every doubtful space then listed)."""
-    photo, _ = load_script("evaluate").render_case(8850061, None, "phone", None)
+    """Phone render 8800210 (pencil on bumpy paper, a small board at low resolution): its
+    board is found, all its printed lines followed, its top told though not surely (0.76),
+    and more of its spaces than the refusal allows (AcceptanceParams.max_review_spaces, 20)
+    cannot be read surely: 24. The page says so (not "no board found"), with light tips;
+    tapping the corners still reads it (every doubtful space then listed). (8850061, this
+    test's board until 7 Dec 2026, is read now, its 29 doubtful spaces in review: it was
+    located 0.72 surely with 15 of its lines followed, "A doubtful board whose printed lines
+    were followed".)"""
+    photo, _ = load_script("evaluate").render_case(8800210, None, "phone", None)
     data = cv2.imencode(".jpg", photo.image, [cv2.IMWRITE_JPEG_QUALITY, 92])[1].tobytes()
     with client_for(tmp_path, pool) as client:
         view = post_photo(client, data).json()

@@ -41,6 +41,20 @@ def test_a_board_beyond_doubt_with_many_doubtful_spaces_is_read_with_a_warning()
     assert len(warnings) == 1 and warnings[0].startswith("30 of 49 spaces could not be read")
 
 
+def _read_with_its_doubts(recognizer: Recognizer, source):
+    """``source`` read as a board with more than ``max_review_spaces`` doubtful spaces, with
+    the warning that says so."""
+    reading = recognizer.read(source)
+    assert len(reading.review) > PARAMS.max_review_spaces
+    assert any("spaces could not be read surely" in w for w in reading.warnings)
+    return reading
+
+
+def _right(reading, truth: list[list[str]]) -> int:
+    """How many of the 49 spaces ``reading`` read as ``truth`` has them."""
+    return sum(reading.grid[r][c] == truth[r][c] for r in range(7) for c in range(7))
+
+
 def test_a_board_doubtful_all_over_is_refused_however_sure_its_lattice():
     """A reading to check all over is no reading (a lattice fitted on a railway's cross
     ties, in a dim phone photo cut through the board, read 49 of 49 spaces doubtful)."""
@@ -103,13 +117,10 @@ def test_a_pencil_board_located_with_some_doubt_is_read_when_its_lines_are_follo
     path = tmp_path / "pencil.jpg"
     cv2.imwrite(str(path), photo.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
     recognizer = Recognizer.load()
-    reading = recognizer.read(path)
+    reading = _read_with_its_doubts(recognizer, path)
     assert reading.confidence < PARAMS.sure_board_confidence
     assert reading.bend is not None and reading.bend.lines_followed >= PARAMS.lined_board_lines
-    assert len(reading.review) > PARAMS.max_review_spaces
-    assert any("spaces could not be read surely" in w for w in reading.warnings)
-    right = sum(reading.grid[r][c] == photo.grid[r][c] for r in range(7) for c in range(7))
-    assert right >= 30
+    assert _right(reading, photo.grid) >= 30
     # without the followed lines' say, the same photo is refused as unreadable
     strict = replace(recognizer.params, acceptance=replace(PARAMS, lined_board_lines=17))
     with pytest.raises(BoardUnreadable, match="could not be read surely"):
@@ -174,12 +185,9 @@ def test_a_whole_board_near_the_photos_edge_is_no_cut_board():
     photo = render_photo(sample_grid(rng), seed=9_520_149, megapixels=float(rng.uniform(1, 4)),
                          options=PhotoOptions(conditions="phone"))
     recognizer = Recognizer.load()
-    reading = recognizer.read(photo.image)
+    reading = _read_with_its_doubts(recognizer, photo.image)
     assert reading.bend is not None and reading.bend.lines_followed == 16
-    assert len(reading.review) > PARAMS.max_review_spaces
-    assert any("spaces could not be read surely" in w for w in reading.warnings)
-    right = sum(reading.grid[r][c] == photo.grid[r][c] for r in range(7) for c in range(7))
-    assert right >= 40
+    assert _right(reading, photo.grid) >= 40
     # a whole space asked of every board: taken for a board cut by the right edge
     strict = replace(recognizer.params, acceptance=replace(PARAMS, followed_inside_spaces=1.0))
     with pytest.raises(BoardCut, match="the part beyond the photo's right edge"):
