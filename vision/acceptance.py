@@ -62,11 +62,11 @@ class AcceptanceParams:
     lined_board_confidence: float = 0.7
     lined_board_lines: int = 12
     # A board found and oriented surely with all 16 of its printed lines followed needs only
-    # this much of a space between its lattice and the photo's edges. Of the evaluation
-    # sets' photos refused with over max_review_spaces doubtful spaces, three whole boards
-    # lay 0.92-0.98 of a space from an edge so (the second a sheet reaching the photo's
-    # edge, which the cut test then took for a cut board); no cut photo's lattice got this
-    # far (the cut checks before refuse those whose lines all follow).
+    # this much of a space between its lattice and the photo's edges. Of the photos studied
+    # (docs/VISION.md, as above), three whole boards so found were refused for lying
+    # 0.92-0.98 of a space from an edge (one a sheet running off the photo, which the cut
+    # test then took for a cut board); of the cut photos whose lattice followed all 16
+    # lines, none was located and oriented surely and passed the cut checks before.
     followed_inside_spaces: float = 0.75
     # Even a board beyond doubt is not read with more doubtful spaces than this: a reading
     # to check all over is no reading, and a lattice that reads so is more often not this
