@@ -24,7 +24,7 @@ from vision.image_io import LoadedPhoto
 from vision.locate import LatticeFit
 from vision.partial import cut_edges, describe_cut
 from vision.rectify import GRID, order_corners, space_side
-from vision.unbend import Unbend
+from vision.unbend import LINES, Unbend
 
 LINELESS = "found a grid-like pattern, but none of its lines is a printed board line"
 
@@ -192,12 +192,12 @@ def sure_board(found: FoundBoard, photo: LoadedPhoto, params: AcceptanceParams) 
     (or oriented surely with its printed lines followed, ``followed_surely``), well inside
     a photo not too small to read (``min_useful_side``): a space inside its edges, or
     ``followed_inside_spaces`` when found surely with all 16 printed lines followed."""
-    if not (found_surely(found, params) or followed_surely(found, params)):
+    surely = found_surely(found, params)
+    if not (surely or followed_surely(found, params)):
         return False
     if max(photo.original_size) < params.min_useful_side:
         return False
-    every_line = (found_surely(found, params) and found.lines_followed is not None
-                  and found.lines_followed >= 2 * (GRID + 1))
+    every_line = surely and found.lines_followed == 2 * LINES
     return lies_inside(found, photo, params,
                        params.followed_inside_spaces if every_line else None)
 
