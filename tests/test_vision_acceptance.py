@@ -9,10 +9,19 @@ import numpy as np
 import pytest
 
 from tests.project_scripts import load_script
-from vision.acceptance import AcceptanceParams, FoundBoard, accept_reading, sure_board
+from vision.acceptance import (
+    FRAME_ONLY,
+    AcceptanceParams,
+    FoundBoard,
+    accept_lattice,
+    accept_reading,
+    framed_only,
+    sure_board,
+)
 from vision.decode import Decoded
 from vision.errors import BoardCut, BoardUnreadable, NoBoardFound
 from vision.image_io import LoadedPhoto
+from vision.locate import LatticeFit
 from vision.recognizer import Recognizer
 from vision.render import PhotoOptions, render_photo, sample_grid
 from vision.render.phone import PhoneConditions
@@ -191,4 +200,62 @@ def test_a_whole_board_near_the_photos_edge_is_no_cut_board():
     # a whole space asked of every board: taken for a board cut by the right edge
     strict = replace(recognizer.params, acceptance=replace(PARAMS, followed_inside_spaces=1.0))
     with pytest.raises(BoardCut, match="the part beyond the photo's right edge"):
+        Recognizer.load(params=strict).read(photo.image)
+
+
+@pytest.mark.parametrize("confidence, frame, paper, inside, read", [
+    (0.3, 0.0, 0.0, 1.0, True),  # located surely enough: its frame is not asked
+    (0.0, 0.75, 0.7, 0.9, True),  # too doubtful a fit, but a frame seen along every side
+    (0.29, 0.74, 1.0, 0.5, False),  # a frame broken somewhere: no board
+    (0.0, 1.0, 0.69, 0.5, False),  # the table beyond it: a sheet's edge, not a printed frame
+    (0.0, 1.0, 1.0, 0.91, False),  # a whole line across it: a few spaces of a lattice
+])
+def test_a_doubtful_lattice_is_read_for_a_frame_seen_on_all_sides(confidence, frame, paper,
+                                                                 inside, read):
+    fit = LatticeFit(corners=INSIDE, score=0.5, confidence=confidence, frame=frame,
+                     paper=paper, inside=inside)
+    assert framed_only(fit, PARAMS) == (read and confidence < PARAMS.min_locate_confidence)
+    if read:
+        assert accept_lattice(_photo(), fit, PARAMS)[0].startswith(
+            "the board was found with little confidence")
+    else:
+        with pytest.raises(NoBoardFound):
+            accept_lattice(_photo(), fit, PARAMS)
+
+
+@pytest.mark.parametrize("orientation, doubtful, blank, read", [
+    (0.9, 5, False, True),
+    (0.89, 5, False, False),  # its top not told surely: no Exit marks, perhaps no board
+    (1.0, 0, True, False),  # nothing drawn inside: a notepad's printed border
+])
+def test_a_board_read_for_its_frame_needs_its_top_and_drawings(orientation, doubtful, blank,
+                                                              read):
+    decoded = _decoded(doubtful)
+    if blank:
+        decoded = Decoded(grid=[["."] * 7 for _ in range(7)], review=[])
+    found = FoundBoard(0.1, INSIDE, orientation, 4)
+    if read:
+        assert accept_reading(_photo(), decoded, found, PARAMS) == []
+    else:
+        with pytest.raises(NoBoardFound, match=FRAME_ONLY):
+            accept_reading(_photo(), decoded, found, PARAMS)
+    # located surely enough, the same reading is no frame-only board
+    assert accept_reading(_photo(), _decoded(doubtful), replace(found, fit_confidence=0.3),
+                          PARAMS) == []
+
+
+def test_a_board_with_white_lattice_lines_is_read_from_its_frame():
+    """Photo 7100360 (scripts/evaluate.py --seed 7100000): a board whose lattice lines are
+    printed white on its pale tint, which the locator's map of dark lines does not see. The
+    lattice is located right but only 0.23 surely, its dark frame seen along every side: it
+    is read, every space right, with the warning that asks to check it; without the frame's
+    say it is refused as no board."""
+    photo, _ = load_script("evaluate").render_case(7_100_360)
+    recognizer = Recognizer.load()
+    reading = recognizer.read(photo.image)
+    assert reading.confidence < PARAMS.min_locate_confidence
+    assert reading.grid == photo.grid
+    assert any("found with little confidence" in w for w in reading.warnings)
+    strict = replace(recognizer.params, acceptance=replace(PARAMS, framed_board_frame=1.01))
+    with pytest.raises(NoBoardFound, match="no board found"):
         Recognizer.load(params=strict).read(photo.image)

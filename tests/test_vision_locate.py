@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from tests.project_scripts import load_script
-from vision.acceptance import AcceptanceParams, accept_lattice
+from vision.acceptance import AcceptanceParams, accept_lattice, framed_only
 from vision.errors import PhotoError
 from vision.image_io import LoadedPhoto
 from vision.locate import LocateParams, find_lattice
@@ -123,6 +123,50 @@ def _bordered_sheet_under_a_hand(seed: int) -> np.ndarray:
     draw_hand(image, hand_over(rng, points, (w, h), cell, 2), rng)
     draw_object(image, marker_pen(rng, points[8, 20], 5 * cell), rng)
     return image
+
+
+def test_a_printed_border_is_no_board_for_its_frame_alone():
+    """The bordered sheets above: their border, found as a frame, has the table beyond part
+    of it, not paper, or is not seen along every side (``framed_only``)."""
+    for seed in (1, 2, 3):
+        fit = find_lattice(_bordered_sheet_under_a_hand(seed))
+        assert fit is not None and fit.confidence < AcceptanceParams().min_locate_confidence
+        assert not framed_only(fit, AcceptanceParams())
+
+
+def test_a_board_whose_lattice_lines_are_too_faint_to_see_is_found_for_its_frame():
+    """Phone render 8800244 (held-out phone set: pencil on flat paper, a pen across the
+    bottom of the grid): the board's printed lattice lines are too faint for the map of dark
+    lines, so the right lattice scores as no board (confidence 0). Its thick frame is seen
+    along every side with the paper margin beyond it: it is read all the same."""
+    photo, _ = load_script("evaluate").render_case(8_800_244, None, "phone")
+    fit = find_lattice(photo.image)
+    cell = np.linalg.norm(photo.corners[1] - photo.corners[0]) / 7
+    error = min(np.abs(np.roll(fit.corners, k, axis=0) - photo.corners).max() for k in range(4))
+    assert error < 0.1 * cell
+    params = AcceptanceParams()
+    assert fit.confidence < params.min_locate_confidence and framed_only(fit, params)
+    image = LoadedPhoto(photo.image, 1.0, (photo.image.shape[1], photo.image.shape[0]))
+    assert accept_lattice(image, fit, params)  # with the warning: check the grid
+
+
+def test_a_few_spaces_of_a_cut_board_are_no_board_for_their_outline():
+    """Cut photo 9520023 of scripts/evaluate_partial.py (--conditions phone; the board runs
+    off the left edge): the best lattice found is 3 x 3 of the board's spaces taken for all
+    49, their outline of printed lines seen all round, paper beyond it. Whole printed lines
+    cross it (``LatticeFit.inside``), so it is not read for its frame, and the photo is
+    refused."""
+    partial = load_script("evaluate_partial")
+    rng = np.random.default_rng([9_520_023, 5])
+    photo = render_photo(sample_grid(rng), seed=9_520_023, megapixels=float(rng.uniform(1, 4)),
+                         options=PhotoOptions(conditions="phone"))
+    image, edges = partial.cut_photo(photo.image, photo.corners, rng)
+    assert edges == ["left"]
+    fit = find_lattice(image)
+    params = AcceptanceParams()
+    assert fit.confidence < params.min_locate_confidence and fit.frame >= params.framed_board_frame
+    assert fit.inside > params.framed_board_inside and not framed_only(fit, params)
+    _assert_refused(image)
 
 
 def _assert_refused(image: np.ndarray) -> None:

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from tests.project_scripts import load_script
-from vision.acceptance import blank_reading
+from vision.acceptance import AcceptanceParams, blank_grid, blank_reading
 from vision.errors import NoBoardFound, PhotoError
 from vision.recognizer import ReadParams, Recognizer
 from vision.rectify import space_side
@@ -134,6 +134,24 @@ def test_a_blank_board_with_no_rival_is_kept_as_read(recognizer):
     assert _corner_error_spaces(order_as(reading.corners, photo.corners), photo.corners) < 0.3
     # a score of 0 with nothing flagged is said to be what too faint ink would give as well
     assert any(warning.startswith("nothing was read as drawn") for warning in reading.warnings)
+
+
+def test_a_blank_boards_own_sheet_edge_is_no_rival_frame(recognizer, tmp_path):
+    """Render 8800343 (held-out phone set): a blank board, pale marker, lying on a second
+    grid sheet. It is read blank, as it is; painted over, its sheet's edge against the table
+    is found as a doubtful lattice with a "frame" on all four sides, oriented by the panel
+    of Special Routes left beside it. That frame has the table beyond it, not paper
+    (``LatticeFit.paper``), so it is no board, and the blank reading stands."""
+    photo, path = _photo(8_800_343, tmp_path)
+    reading = recognizer.read(path)
+    assert blank_grid(photo.grid) and reading.grid == photo.grid
+    assert _corner_error_spaces(order_as(reading.corners, photo.corners), photo.corners) < 0.3
+    # a frame taken without asking what lies beyond it: the sheet's edge is read instead
+    edge_too = Recognizer.load(params=ReadParams(
+        acceptance=AcceptanceParams(framed_board_paper=0.0)))
+    rival = edge_too.read(path)
+    assert _corner_error_spaces(order_as(rival.corners, photo.corners), photo.corners) > 2
+    assert any("found with little confidence" in warning for warning in rival.warnings)
 
 
 def test_a_reading_is_blank_only_with_nothing_drawn_and_nothing_in_doubt():

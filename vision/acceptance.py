@@ -27,6 +27,7 @@ from vision.rectify import GRID, order_corners, space_side
 from vision.unbend import LINES, Unbend
 
 LINELESS = "found a grid-like pattern, but none of its lines is a printed board line"
+FRAME_ONLY = "found a frame, but no printed lattice, Exit marks or drawings in it"
 
 
 @dataclass(frozen=True)
@@ -34,6 +35,19 @@ class AcceptanceParams:
     """When to refuse and when to warn."""
 
     min_locate_confidence: float = 0.3  # a lattice found less surely: no board in the photo
+    # ... unless its thick frame shows along at least framed_board_frame of each of its four
+    # sides (LatticeFit.frame) with paper beyond it (LatticeFit.paper: the margin at least
+    # framed_board_paper as bright as the spaces, not a sheet's edge against the table) and
+    # no line inside it covered more than framed_board_inside (LatticeFit.inside: a few
+    # spaces of a board's lattice, taken for all 49, have whole printed lines across them):
+    # a board printed with faint or white lattice lines, or whose lines a phone's denoising
+    # wiped out, still shows its frame. Such a board is read only when its top is found at
+    # least sure_board_confidence surely and something is read drawn on it (a notepad's
+    # printed border has no Exit marks, no drawings); docs/VISION.md, "A board whose
+    # lattice lines are too faint to see".
+    framed_board_frame: float = 0.75
+    framed_board_paper: float = 0.7
+    framed_board_inside: float = 0.9
     locate_review_below: float = 0.5  # a board found less surely is read, with a warning
     # What was found is no readable board when more spaces than this are doubtful, or when
     # its top side is unclear (no readable Exit marks: a coin flip) and it also reads as
@@ -105,7 +119,8 @@ def accept_lattice(photo: LoadedPhoto, fit: LatticeFit | None,
     """Refuse a photo whose located lattice cannot be read (no board, a cut board, a photo
     too small); otherwise the warnings its reading comes with."""
     # A doubtful fit whose lines run on past a side is part of a larger lattice.
-    readable = fit is not None and fit.confidence >= params.min_locate_confidence and not (
+    readable = fit is not None and (fit.confidence >= params.min_locate_confidence
+                                    or framed_only(fit, params)) and not (
         fit.runs_on and fit.confidence < params.locate_review_below)
     edges = cut_edges(photo.image, fit, readable)
     if edges:
@@ -144,6 +159,11 @@ def accept_reading(photo: LoadedPhoto, decoded: Decoded, found: FoundBoard,
     lineless = found.lines_followed is not None and found.lines_followed < params.min_lines_seen
     if lineless and not found_surely(found, params):
         raise _cut_or(photo, _no_board(photo, LINELESS), params)
+    if found.fit_confidence < params.min_locate_confidence and (
+            blank or found.orientation_confidence < params.sure_board_confidence):
+        # read for its frame alone (``framed_only``): a frame is no board without its Exit
+        # marks (they tell its top) and something drawn inside it
+        raise _cut_or(photo, _no_board(photo, FRAME_ONLY), params)
     if unoriented and (blank or doubtful > params.max_review_unoriented):
         raise _cut_or(photo, _no_board(photo, "found a grid-like pattern, but no readable "
                                               "Exit marks or drawings"), params)
@@ -162,6 +182,17 @@ def accept_reading(photo: LoadedPhoto, decoded: Decoded, found: FoundBoard,
         raise _cut_or(photo, unreadable, params)
     return [(f"{doubtful} of 49 spaces could not be read surely (faint ink, dim light or "
              "things on the sheet?); check them, or retake the photo in better light")]
+
+
+def framed_only(fit: LatticeFit, params: AcceptanceParams) -> bool:
+    """Whether a lattice located too doubtfully to read (``min_locate_confidence``) is read
+    all the same for its frame: seen along at least ``framed_board_frame`` of every side, with
+    paper beyond it (``framed_board_paper``) and no whole printed line inside it
+    (``framed_board_inside``)."""
+    return (fit.confidence < params.min_locate_confidence
+            and fit.frame >= params.framed_board_frame
+            and fit.paper >= params.framed_board_paper
+            and fit.inside <= params.framed_board_inside)
 
 
 def found_surely(found: FoundBoard, params: AcceptanceParams) -> bool:

@@ -22,6 +22,9 @@
 5. Extent (``extent``): lines running on past a side mean a part of a larger lattice (the
    fit is moved, ``search``) or a board cut by the photo's edge.
 6. A small board is searched again on a crop around it, at a finer scale (``search``).
+7. A doubtful lattice's outline is measured as a printed frame (``score.frame_seen``: seen
+   all round, paper beyond it, no whole line across it), so that the acceptance policy can
+   read a board whose lattice lines are too faint to see (vision.acceptance.framed_only).
 
 Every tunable is in ``LocateParams`` (``params``). Corners come back in clockwise image
 order; ``vision.orient`` decides which one is the board's top-left.

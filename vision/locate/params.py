@@ -119,6 +119,14 @@ class FitParams:
     frame_reach: float = 0.3  # frame profile half-width when snapping to its inner edge
     frame_contrast: float = 25.0  # a frame this much darker than inside is snapped to
     score_frame_px: int = 2  # a frame side is looked for this far either side of its line
+    # A lattice found less surely than this (confidence) has its outline measured as a
+    # printed frame (``frame_seen``; about a millisecond), so that the acceptance policy may
+    # read it for its frame (vision.acceptance.framed_only, which asks it of lattices under
+    # its min_locate_confidence, 0.3) ...
+    frame_measured_below: float = 0.5
+    # ... its margin (``paper_beyond``) taken from this far to that far beyond each side
+    # (spaces), against the strip as far inside it.
+    margin_strip: tuple[float, float] = (1 / 3, 2 / 3)
     line_weight: float = 0.5  # score: lattice lines and frame ...
     off_weight: float = 0.25  # ... minus lines half a space off ...
     exit_weight: float = 1.0  # ... plus Exit marks

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from vision.exit_marks import ExitBoxes, exit_marks_contrast
@@ -20,22 +22,85 @@ def lattice_score(binary: np.ndarray, corners: np.ndarray, params: FitParams,
     has routes there instead). Penalises lines half a space off the lattice (drawn routes).
     """
     cell = params.view_cell
-    flat = flat_view(binary, corners, GRID * cell, cell).image
-    span = slice(cell, cell + GRID * cell)
-    col = column_coverage(flat[span])  # full width, rows of the lattice
-    row = row_coverage(flat[:, span])
-
-    lines = cell + np.arange(GRID + 1) * cell  # whole pixels: cell is an integer
-    gaps = lines[:-1] + cell // 2
-    inner = np.concatenate([col[lines[1:-1]], row[lines[1:-1]]])
-    near = params.score_frame_px
-    frame = [profile[at - near:at + near + 1].max()
-             for profile in (col, row) for at in lines[[0, -1]]]
-    off = np.concatenate([col[gaps], row[gaps]])
-    return float(params.line_weight * (np.sort(inner)[1] + min(frame))
+    lines = _LatticeLines.of(binary, corners, params)
+    inner = np.concatenate([lines.col[lines.at[1:-1]], lines.row[lines.at[1:-1]]])
+    off = np.concatenate([lines.col[lines.gaps], lines.row[lines.gaps]])
+    return float(params.line_weight * (np.sort(inner)[1] + lines.frame(params))
                  - params.off_weight * np.median(off)
-                 + params.exit_weight * exit_marks_contrast(flat, cell, cell,
-                                                            boxes))
+                 + params.exit_weight * exit_marks_contrast(lines.flat, cell, cell, boxes))
+
+
+@dataclass(frozen=True)
+class FrameSeen:
+    """What a lattice's outline shows of a board's printed frame (``frame_seen``)."""
+
+    frame: float  # the weakest frame side's coverage (0..1): a thick frame shows however
+    # faint the lattice lines inside it are
+    paper: float  # the paper beyond the frame against inside it (``paper_beyond``)
+    inside: float  # the most-covered line at least half a space inside the frame (0..1): a
+    # few spaces of a board's lattice taken for the whole have whole printed lines across
+    # them; a board whose own lattice lines are too faint to see has only its drawings
+
+
+def frame_seen(binary: np.ndarray, gray: np.ndarray, corners: np.ndarray,
+               params: FitParams) -> FrameSeen:
+    """How ``corners`` (pixels of ``binary`` and of the grey image ``gray``) sit on a
+    board's printed frame."""
+    lines = _LatticeLines.of(binary, corners, params)
+    return FrameSeen(lines.frame(params), paper_beyond(gray, corners, params),
+                     lines.inside(params))
+
+
+def paper_beyond(gray: np.ndarray, corners: np.ndarray, params: FitParams) -> float:
+    """How much of a printed sheet lies beyond the lattice ``corners`` on its darkest side:
+    the median brightness of a strip just outside each side (``margin_strip``) over that of
+    the same strip just inside, the least of the four. A printed frame has its paper margin
+    beyond it (about 1 and up); a sheet's own edge, taken for a frame, has the table (or
+    what lies beyond the photo's edge: 0)."""
+    cell = params.view_cell
+    flat = flat_view(gray, corners, GRID * cell, cell).image.astype(np.float32)
+    near, far = (round(f * cell) for f in params.margin_strip)
+    end = cell + GRID * cell
+    along = slice(cell, end)
+    outside = [flat[cell - far:cell - near, along], flat[end + near:end + far, along],
+               flat[along, cell - far:cell - near], flat[along, end + near:end + far]]
+    inside = [flat[cell + near:cell + far, along], flat[end - far:end - near, along],
+              flat[along, cell + near:cell + far], flat[along, end - far:end - near]]
+    return float(min(np.median(out) / max(float(np.median(into)), 1.0)
+                     for out, into in zip(outside, inside, strict=True)))
+
+
+@dataclass(frozen=True)
+class _LatticeLines:
+    """The binary map straightened on a lattice (one cell of margin), and its coverage
+    profiles across the lattice's rows (``col``, one value a column) and columns (``row``)."""
+
+    flat: np.ndarray
+    col: np.ndarray
+    row: np.ndarray
+    at: np.ndarray  # the 8 lines' positions in ``flat`` (whole pixels)
+    gaps: np.ndarray  # half a space past each of the first 7
+
+    @classmethod
+    def of(cls, binary: np.ndarray, corners: np.ndarray, params: FitParams) -> _LatticeLines:
+        cell = params.view_cell
+        flat = flat_view(binary, corners, GRID * cell, cell).image
+        span = slice(cell, cell + GRID * cell)
+        at = cell + np.arange(GRID + 1) * cell  # whole pixels: cell is an integer
+        return cls(flat, column_coverage(flat[span]), row_coverage(flat[:, span]), at,
+                   at[:-1] + cell // 2)
+
+    def inside(self, params: FitParams) -> float:
+        """The most-covered position at least half a space inside the frame."""
+        half = params.view_cell // 2
+        span = slice(self.at[0] + half, self.at[-1] - half + 1)
+        return float(max(self.col[span].max(), self.row[span].max()))
+
+    def frame(self, params: FitParams) -> float:
+        """The weakest frame side's coverage, each looked for ``score_frame_px`` either way."""
+        near = params.score_frame_px
+        return float(min(profile[at - near:at + near + 1].max()
+                         for profile in (self.col, self.row) for at in self.at[[0, -1]]))
 
 
 def confidence(score: float, params: FitParams) -> float:
