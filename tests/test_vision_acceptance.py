@@ -11,6 +11,7 @@ import pytest
 from tests.project_scripts import load_script
 from vision.acceptance import (
     FRAME_ONLY,
+    FRAMED_WARNING,
     AcceptanceParams,
     FoundBoard,
     accept_lattice,
@@ -216,8 +217,10 @@ def test_a_doubtful_lattice_is_read_for_a_frame_seen_on_all_sides(confidence, fr
                      paper=paper, inside=inside)
     assert framed_only(fit, PARAMS) == (read and confidence < PARAMS.min_locate_confidence)
     if read:
-        assert accept_lattice(_photo(), fit, PARAMS)[0].startswith(
-            "the board was found with little confidence")
+        warning = FRAMED_WARNING if framed_only(fit, PARAMS) else (
+            "the board was found with little confidence (0.30); check that the read grid is "
+            "this board's")
+        assert accept_lattice(_photo(), fit, PARAMS) == [warning]
     else:
         with pytest.raises(NoBoardFound):
             accept_lattice(_photo(), fit, PARAMS)
@@ -248,14 +251,14 @@ def test_a_board_with_white_lattice_lines_is_read_from_its_frame():
     """Photo 7100360 (scripts/evaluate.py --seed 7100000): a board whose lattice lines are
     printed white on its pale tint, which the locator's map of dark lines does not see. The
     lattice is located right but only 0.23 surely, its dark frame seen along every side: it
-    is read, every space right, with the warning that asks to check it; without the frame's
+    is read, every space right, with the warning that says so and asks to check it; without the frame's
     say it is refused as no board."""
     photo, _ = load_script("evaluate").render_case(7_100_360)
     recognizer = Recognizer.load()
     reading = recognizer.read(photo.image)
     assert reading.confidence < PARAMS.min_locate_confidence
     assert reading.grid == photo.grid
-    assert any("found with little confidence" in w for w in reading.warnings)
+    assert FRAMED_WARNING in reading.warnings
     strict = replace(recognizer.params, acceptance=replace(PARAMS, framed_board_frame=1.01))
     with pytest.raises(NoBoardFound, match="no board found"):
         Recognizer.load(params=strict).read(photo.image)

@@ -28,6 +28,9 @@ from vision.unbend import LINES, Unbend
 
 LINELESS = "found a grid-like pattern, but none of its lines is a printed board line"
 FRAME_ONLY = "found a frame, but no printed lattice, Exit marks or drawings in it"
+FRAMED_WARNING = ("the board's printed grid lines could not be seen (too faint, or lighter than "
+                  "its spaces), so it was found by its frame alone; check that the read grid is "
+                  "this board's")
 
 
 @dataclass(frozen=True)
@@ -128,6 +131,8 @@ def accept_lattice(photo: LoadedPhoto, fit: LatticeFit | None,
                             params)
     if not readable:
         raise _too_small_or(photo, NoBoardFound(f"no board found in {photo.name}"), params)
+    if framed_only(fit, params):
+        return [FRAMED_WARNING]
     if fit.confidence < params.locate_review_below:
         return [(f"the board was found with little confidence ({fit.confidence:.2f}); "
                 "check that the read grid is this board's")]
