@@ -251,8 +251,8 @@ def test_a_board_with_white_lattice_lines_is_read_from_its_frame():
     """Photo 7100360 (scripts/evaluate.py --seed 7100000): a board whose lattice lines are
     printed white on its pale tint, which the locator's map of dark lines does not see. The
     lattice is located right but only 0.23 surely, its dark frame seen along every side: it
-    is read, every space right, with the warning that says so and asks to check it; without the frame's
-    say it is refused as no board."""
+    is read, every space right, with the warning that says so and asks to check it; without
+    the frame's say it is refused as no board."""
     photo, _ = load_script("evaluate").render_case(7_100_360)
     recognizer = Recognizer.load()
     reading = recognizer.read(photo.image)

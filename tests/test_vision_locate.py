@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from tests.project_scripts import load_script
-from vision.acceptance import AcceptanceParams, accept_lattice, framed_only
+from vision.acceptance import FRAMED_WARNING, AcceptanceParams, accept_lattice, framed_only
 from vision.errors import PhotoError
 from vision.image_io import LoadedPhoto
 from vision.locate import LocateParams, find_lattice
@@ -147,7 +147,7 @@ def test_a_board_whose_lattice_lines_are_too_faint_to_see_is_found_for_its_frame
     params = AcceptanceParams()
     assert fit.confidence < params.min_locate_confidence and framed_only(fit, params)
     image = LoadedPhoto(photo.image, 1.0, (photo.image.shape[1], photo.image.shape[0]))
-    assert accept_lattice(image, fit, params)  # with the warning: check the grid
+    assert accept_lattice(image, fit, params) == [FRAMED_WARNING]
 
 
 def test_a_few_spaces_of_a_cut_board_are_no_board_for_their_outline():
