@@ -26,7 +26,8 @@ from vision.partial import cut_edges, describe_cut
 from vision.rectify import GRID, order_corners, space_side
 from vision.unbend import LINES, Unbend
 
-LINELESS = "found a grid-like pattern, but none of its lines is a printed board line"
+LINELESS = ("found a grid-like pattern, but hardly any of its lines is a printed board "
+            "line")
 FRAME_ONLY = "found a frame, but no printed lattice, Exit marks or drawings in it"
 FRAMED_WARNING = ("the board's printed grid lines could not be seen (too faint, or lighter than "
                   "its spaces), so it was found by its frame alone; check that the read grid is "
@@ -98,8 +99,12 @@ class AcceptanceParams:
     second_search_confidence: float = 0.95
     # A printed board's lines can be followed (vision.unbend): every board found in the
     # 2,000 held-out photos of the four evaluation sets had at least 3 of its 16 followed;
-    # pure noise that a lattice seemed to fit, none.
-    min_lines_seen: int = 1
+    # pure noise that a lattice seemed to fit, none. Of the 4,900 boards read in the 15
+    # sets of the forty-ninth session, the two read with fewer than 3 were both read from
+    # a lattice that was not the board's (fresh base render 7400055: the sheet's edge and
+    # a few drawn lines at 0.32, every space wrong; docs/VISION.md, "Too few printed lines
+    # followed").
+    min_lines_seen: int = 3
     unoriented_below: float = 0.65
     orient_review_below: float = 0.9  # a less sure top/bottom decision is a warning
     # A photo refused whose long side is shorter than this is called too small: whole boards
