@@ -109,12 +109,16 @@ def test_a_doubtful_board_of_the_finer_search_leaves_the_first_refusal(recognize
         _with(recognizer, no_rivals).read(path)
     # (its spaces are small enough for the faint-ink reading to be kept, which this lattice
     # 2 spaces off has too many unsure spaces to pass: the standard one shows the search's
-    # doubt)
-    anything = replace(no_rivals,
-                       acceptance=replace(AcceptanceParams(), second_search_confidence=0.0),
-                       classify=replace(recognizer.params.classify, small_space_px=None))
+    # doubt; kept anyway, too few of that lattice's printed lines are followed to read it)
+    kept = replace(no_rivals,
+                   acceptance=replace(AcceptanceParams(), second_search_confidence=0.0),
+                   classify=replace(recognizer.params.classify, small_space_px=None))
+    with pytest.raises(BoardCut, match="top edge"):
+        _with(recognizer, kept).read(path)
+    anything = replace(kept, acceptance=replace(kept.acceptance, min_lines_seen=0))
     reading = _with(recognizer, anything).read(path)  # what the policy keeps from the player
     assert min(reading.confidence, reading.orientation_confidence) < 0.95
+    assert reading.bend is not None and reading.bend.lines_followed < 3
 
 
 def test_the_second_search_is_finer_only_where_the_photo_has_the_pixels():
