@@ -99,7 +99,7 @@ class AcceptanceParams:
     second_search_confidence: float = 0.95
     # A printed board's lines can be followed (vision.unbend): every board found in the
     # 2,000 held-out photos of the four evaluation sets had at least 3 of its 16 followed;
-    # pure noise that a lattice seemed to fit, none. Of the 4,900 boards read in the 15
+    # pure noise that a lattice seemed to fit, none. Of the 4,700 boards read in the 14
     # sets of the forty-ninth session, the two read with fewer than 3 were both read from
     # a lattice that was not the board's (fresh base render 7400055: the sheet's edge and
     # a few drawn lines at 0.32, every space wrong; docs/VISION.md, "Too few printed lines
@@ -157,9 +157,11 @@ class FoundBoard:
 
 def accept_reading(photo: LoadedPhoto, decoded: Decoded, found: FoundBoard,
                    params: AcceptanceParams) -> list[str]:
-    """Refuse a located lattice whose spaces read as no board: no printed line of it can be
-    followed and it was found or oriented with doubt (a grid-like texture, noise), no telling
-    its top and nothing (or little) readable drawn on it; a board with too many doubtful
+    """Refuse a located lattice whose spaces read as no board: fewer than ``min_lines_seen``
+    printed lines of it can be followed and it was found or oriented with doubt (a grid-like
+    texture, noise, the wrong lattice), it was read for its frame alone (``framed_only``)
+    with no telling its top or nothing drawn in it, or there is no telling its top and
+    nothing (or little) readable drawn on it; a board with too many doubtful
     spaces (BoardUnreadable, unless it is a board beyond doubt, ``sure_board``, with at most
     ``max_review_sure`` of them: then it is read with a warning), or one cut by the photo's
     edge. Otherwise the warnings its reading comes with."""
