@@ -24,6 +24,7 @@ from vision.decode import Decoded
 from vision.errors import BoardCut, BoardUnreadable, NoBoardFound
 from vision.image_io import LoadedPhoto
 from vision.locate import LatticeFit
+from vision.locate.score import FrameSeen
 from vision.recognizer import Recognizer
 from vision.render import PhotoOptions, render_photo, sample_grid
 from vision.render.phone import PhoneConditions
@@ -217,8 +218,8 @@ def test_a_whole_board_near_the_photos_edge_is_no_cut_board():
 ])
 def test_a_doubtful_lattice_is_read_for_a_frame_seen_on_all_sides(confidence, frame, paper,
                                                                  inside, read):
-    fit = LatticeFit(corners=INSIDE, score=0.5, confidence=confidence, frame=frame,
-                     paper=paper, inside=inside)
+    fit = LatticeFit(corners=INSIDE, score=0.5, confidence=confidence,
+                     frame_seen=FrameSeen(frame, paper, inside))
     assert framed_only(fit, PARAMS) == (read and confidence < PARAMS.min_locate_confidence)
     if read:
         warning = FRAMED_WARNING if framed_only(fit, PARAMS) else (

@@ -154,7 +154,7 @@ def test_a_few_spaces_of_a_cut_board_are_no_board_for_their_outline():
     """Cut photo 9520023 of scripts/evaluate_partial.py (--conditions phone; the board runs
     off the left edge): the best lattice found is 3 x 3 of the board's spaces taken for all
     49, their outline of printed lines seen all round, paper beyond it. Whole printed lines
-    cross it (``LatticeFit.inside``), so it is not read for its frame, and the photo is
+    cross it (``LatticeFit.frame_seen``), so it is not read for its frame, and the photo is
     refused."""
     partial = load_script("evaluate_partial")
     rng = np.random.default_rng([9_520_023, 5])
@@ -164,8 +164,9 @@ def test_a_few_spaces_of_a_cut_board_are_no_board_for_their_outline():
     assert edges == ["left"]
     fit = find_lattice(image)
     params = AcceptanceParams()
-    assert fit.confidence < params.min_locate_confidence and fit.frame >= params.framed_board_frame
-    assert fit.inside > params.framed_board_inside and not framed_only(fit, params)
+    seen = fit.frame_seen
+    assert fit.confidence < params.min_locate_confidence and seen.frame >= params.framed_board_frame
+    assert seen.inside > params.framed_board_inside and not framed_only(fit, params)
     _assert_refused(image)
 
 

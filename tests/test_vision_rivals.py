@@ -141,7 +141,7 @@ def test_a_blank_boards_own_sheet_edge_is_no_rival_frame(recognizer, tmp_path):
     grid sheet. It is read blank, as it is; painted over, its sheet's edge against the table
     is found as a doubtful lattice with a "frame" on all four sides, oriented by the panel
     of Special Routes left beside it. That frame has the table beyond it, not paper
-    (``LatticeFit.paper``), so it is no board, and the blank reading stands."""
+    (``LatticeFit.frame_seen``), so it is no board, and the blank reading stands."""
     photo, path = _photo(8_800_343, tmp_path)
     reading = recognizer.read(path)
     assert blank_grid(photo.grid) and reading.grid == photo.grid

@@ -40,9 +40,9 @@ class AcceptanceParams:
 
     min_locate_confidence: float = 0.3  # a lattice found less surely: no board in the photo
     # ... unless its thick frame shows along at least framed_board_frame of each of its four
-    # sides (LatticeFit.frame) with paper beyond it (LatticeFit.paper: the margin at least
+    # sides (LatticeFit.frame_seen.frame) with paper beyond it (.paper: the margin at least
     # framed_board_paper as bright as the spaces, not a sheet's edge against the table) and
-    # no line inside it covered more than framed_board_inside (LatticeFit.inside: a few
+    # no line inside it covered more than framed_board_inside (.inside: a few
     # spaces of a board's lattice, taken for all 49, have whole printed lines across them):
     # a board printed with faint or white lattice lines, or whose lines a phone's denoising
     # wiped out, still shows its frame. Such a board is read only when its top is found at
@@ -201,10 +201,11 @@ def framed_only(fit: LatticeFit, params: AcceptanceParams) -> bool:
     all the same for its frame: seen along at least ``framed_board_frame`` of every side, with
     paper beyond it (``framed_board_paper``) and no whole printed line inside it
     (``framed_board_inside``)."""
-    return (fit.confidence < params.min_locate_confidence
-            and fit.frame >= params.framed_board_frame
-            and fit.paper >= params.framed_board_paper
-            and fit.inside <= params.framed_board_inside)
+    seen = fit.frame_seen
+    return (fit.confidence < params.min_locate_confidence and seen is not None
+            and seen.frame >= params.framed_board_frame
+            and seen.paper >= params.framed_board_paper
+            and seen.inside <= params.framed_board_inside)
 
 
 def found_surely(found: FoundBoard, params: AcceptanceParams) -> bool:

@@ -25,7 +25,7 @@ from vision.locate.extent import lattice_runs_off, lattice_runs_on
 from vision.locate.lines import line_candidates
 from vision.locate.params import FitParams, LocateParams
 from vision.locate.refine import refine, snap_to_frame
-from vision.locate.score import confidence, frame_seen, lattice_score, plausible
+from vision.locate.score import FrameSeen, confidence, frame_seen, lattice_score, plausible
 from vision.locate.views import shifted_lattices
 
 DEFAULT_PARAMS = LocateParams()
@@ -40,11 +40,9 @@ class LatticeFit:
     confidence: float  # 0..1
     runs_on: int = 0  # sides past which the printed lines go on, gaps clear (lattice_runs_on)
     runs_off: list[str] = field(default_factory=list)  # photo edges they go on to
-    # What its outline shows of a printed frame (vision.locate.score.FrameSeen), measured
-    # for a doubtful lattice only (FitParams.frame_measured_below); until then, nothing.
-    frame: float = 0.0  # its weakest frame side's coverage (0..1)
-    paper: float = 0.0  # the paper beyond its frame, against inside it
-    inside: float = 1.0  # the most-covered line inside its frame (0..1)
+    # What its outline shows of a printed frame, measured for a doubtful lattice only
+    # (FitParams.frame_measured_below); None: not measured.
+    frame_seen: FrameSeen | None = None
 
 
 def find_lattice(image: np.ndarray, params: LocateParams = DEFAULT_PARAMS) -> LatticeFit | None:
@@ -157,8 +155,7 @@ def _locate_in(image: np.ndarray, min_side: float, params: LocateParams,
         best.runs_on = lattice_runs_on(binary, best.corners, cell, extent, clear_gaps=True)
         best.runs_off = lattice_runs_off(binary, best.corners, cell, extent)
     if best.confidence < fit_params.frame_measured_below:
-        seen = frame_seen(binary, gray, best.corners, fit_params)
-        best.frame, best.paper, best.inside = seen.frame, seen.paper, seen.inside
+        best.frame_seen = frame_seen(binary, gray, best.corners, fit_params)
     best.corners = (snap_to_frame(gray, best.corners, fit_params) / scale).astype(np.float32)
     return best
 
