@@ -7,18 +7,18 @@
 
 Stages (each timed in ``reading.timings``): load (decode the photo, reduced), locate (find the
 lattice, or check the corners given by hand), rectify (one warp to the canonical board as
-found, flat-fielding), unbend (vision.unbend: follow the printed lines; on bent paper, warp
-again so that each space is cut along its own lines), orient (which side is the top: Exit
-marks, artwork, round numbers; the straightened board is then turned, not warped again, and
-cut into 49 crops), classify (one batched ONNX call), decode (tokens, neighbour prior, review
-list), ink_check (vision.ink_check: ink read as empty and covered spaces added to the review
-list, tokens unchanged), covered (vision.covered: on a board that looks played, the spaces the
-ink check finds covered read again from what their neighbours show). When to refuse a photo
-and when to warn is vision.acceptance's policy. A photo whose lattice is refused as no board
-is searched again with that lattice painted over (vision.rivals: a blank grid sheet beside
-the board), and a photo still refused is located once more on a finer working image and
-on the usual one, smaller lattices considered (``retry_locates``: a small board in a large
-photo) before its refusal stands.
+found), unbend (vision.unbend: follow the printed lines; on bent paper, warp again so that
+each space is cut along its own lines), orient (the straightened board's ink flat-fielded,
+then which side is the top: Exit marks, artwork, round numbers; the board is then turned,
+not warped again, and cut into 49 crops), classify (one batched ONNX call), decode (tokens,
+neighbour prior, review list), ink_check (vision.ink_check: ink read as empty and covered
+spaces added to the review list, tokens unchanged), covered (vision.covered: on a board that
+looks played, the spaces the ink check finds covered read again from what their neighbours
+show). When to refuse a photo and when to warn is vision.acceptance's policy. A photo whose
+lattice is refused as no board is searched again with that lattice painted over
+(vision.rivals: a blank grid sheet beside the board), and a photo still refused is located
+once more on a finer working image and on the usual one, smaller lattices considered
+(``retry_locates``: a small board in a large photo) before its refusal stands.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from pathlib import Path
 
 import numpy as np
@@ -253,8 +254,14 @@ class StraightBoard:
 
     region: BoardRegion  # the photo cut to the lattice and shrunk, serving every view
     flat: np.ndarray  # canonical BGR board
-    darkness: Darkness  # its ink darkness, both ways networks learnt it
+    cell_px: int  # its spaces' side, in pixels
     bend: Unbend | None = None  # the printed lines followed; applied: flat is warped along them
+
+    @cached_property
+    def darkness(self) -> Darkness:
+        """Its ink darkness, both ways networks learnt it; worked out when first asked for
+        (a board the unbend stage warps again never needs the first one's)."""
+        return Darkness.of(self.flat, self.cell_px)
 
 
 @dataclass
@@ -598,7 +605,7 @@ class Recognizer:
         cell_px = self.board.cell_px
         region = board_region(image, corners, cell_px, REGION_MARGIN_SPACES)
         flat = warp_board(region.image, region.corners, self.board)
-        return StraightBoard(region, flat, Darkness.of(flat, cell_px))
+        return StraightBoard(region, flat, cell_px)
 
     def unbend(self, straight: StraightBoard) -> StraightBoard:
         """Follow the printed lines of the board straightened as found; where they are
@@ -606,12 +613,12 @@ class Recognizer:
         own lines (one remap of the region through the homography)."""
         bend = unbend(straight.flat, self.board, self.params.unbend)
         if not bend.applied:
-            return StraightBoard(straight.region, straight.flat, straight.darkness, bend)
+            return replace(straight, bend=bend)
         region = straight.region
         flat = warp_board_mesh(region.image, region.corners, self.board,
                                lambda points: bend.source_points(self.board, points),
                                self.params.unbend.map_step_px)
-        return StraightBoard(region, flat, Darkness.of(flat, self.board.cell_px), bend)
+        return StraightBoard(region, flat, self.board.cell_px, bend)
 
     def orient(self, straight: StraightBoard) -> UprightBoard:
         """Decide the board's top, turn the straightened board upright, cut its crops."""
