@@ -16,6 +16,13 @@ from vision.acceptance import FRAMED_WARNING, AcceptanceParams, accept_lattice, 
 from vision.errors import PhotoError
 from vision.image_io import LoadedPhoto
 from vision.locate import LocateParams, find_lattice
+from vision.locate.candidates import (
+    dark_lines,
+    large_components,
+    long_components,
+    threshold_block,
+    working_images,
+)
 from vision.locate.combs import kth_smallest, second_smallest
 from vision.locate.params import FitParams
 from vision.locate.views import column_coverage, row_coverage
@@ -219,6 +226,27 @@ def test_comb_order_statistics_are_those_of_a_partition():
     assert np.array_equal(second_smallest(teeth), np.partition(teeth, 1, axis=0)[1])
     for k in range(7):
         assert np.array_equal(kth_smallest(gaps, k), np.partition(gaps, k, axis=0)[k])
+
+
+def test_components_kept_are_those_of_opencvs_default_labelling():
+    # the locator labels its maps' components by Grana's algorithm for speed; the components,
+    # and so the maps it keeps, must be those of OpenCV's default labelling
+    photo = _rendered(8800244, "phone")  # pencil, a pen across the grid: a busy map
+    _, gray, _ = working_images(photo.image)
+    binary = dark_lines(gray, threshold_block(gray))
+
+    def default_kept(keep):
+        _, labels, stats, _ = cv2.connectedComponentsWithStats(binary, connectivity=8)
+        kept = keep(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT]).astype(np.uint8)
+        kept[0] = 0
+        return kept[labels]
+
+    min_area = 0.015 * binary.size
+    large = large_components(binary, min_area)
+    assert 0 < large.sum() < binary.sum()  # some components kept, some dropped
+    assert np.array_equal(large, default_kept(lambda w, h: w * h > min_area))
+    assert np.array_equal(long_components(binary, 40),
+                          default_kept(lambda w, h: np.maximum(w, h) >= 40))
 
 
 def test_line_coverage_is_the_share_of_each_widened_column_and_row():
