@@ -14,6 +14,11 @@ in the summary the same figures for each condition (``by_condition``).
 ``--pens wide`` draws the players' pens from wider and finer ranges than the renderer's own
 (vision.render.style.WIDE_PENS), which the reader must read as well.
 
+``--finish NAME`` puts every photo through a photo finish before it is saved
+(vision.render.finishing: heavy JPEG recompression, oversharpening, tone curves, a colour
+cast, soft focus, black and white, vivid colours, a vignette): looks a phone or another
+renderer may give and this renderer never does.
+
 ``--expansion river|lake|both|mix`` renders Deep Blue boards (vision.render.water_games): the
 true total is scored with the expansions the board plays, the read total with those the
 reader saw (as ``rink score`` does without ``--expansion``), and the summary adds the water
@@ -52,6 +57,7 @@ from vision.model_files import models_dir
 from vision.model_meta import META_FILE, ModelMeta
 from vision.recognizer import PhotoError, ReadParams, Recognizer
 from vision.render import PhotoOptions, render_photo, sample_board
+from vision.render.finishing import FINISHES, finish_photo
 from vision.render.games import Board
 from vision.render.phone import PROFILES
 from vision.render.style import PEN_RANGES
@@ -245,11 +251,12 @@ def _photo_of(board: Board, played: tuple[str, ...], seed: int, megapixels: floa
 
 def evaluate_one(args: tuple) -> dict:
     """Render, save, read and compare one photo."""
-    seed, megapixels, tmp, conditions, expansion, pens = args
+    seed, megapixels, tmp, conditions, expansion, pens, finish = args
     board, played = case_board(seed, expansion)
     photo = _photo_of(board, played, seed, megapixels, conditions, pens)
     path = Path(tmp) / f"eval_{seed}.jpg"
-    cv2.imwrite(str(path), photo.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
+    image = photo.image if finish is None else finish_photo(photo.image, finish)
+    cv2.imwrite(str(path), image, [cv2.IMWRITE_JPEG_QUALITY, 92])
     truth = photo.grid
     row = {"seed": seed, "board_kind": board.kind,
            "megapixels": photo.conditions.get("megapixels"),
@@ -548,6 +555,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--pens", choices=PEN_RANGES, default="standard",
                         help="pen sizes: the renderer's own ranges, or wider and finer ones "
                              "(vision.render.style.WIDE_PENS)")
+    parser.add_argument("--finish", choices=sorted(FINISHES), default=None,
+                        help="put every photo through this photo finish before it is saved "
+                             "(vision.render.finishing: what a phone or another renderer "
+                             "may do and this renderer never does)")
     parser.add_argument("--no-ink-check", action="store_true",
                         help="read without the ink check (vision.ink_check), for before/after")
     parser.add_argument("--no-mark-check", action="store_true",
@@ -666,7 +677,7 @@ def main(argv: list[str] | None = None) -> int:
               args.unseen_sure, args.tta_sure, not args.float_readers)
     with tempfile.TemporaryDirectory() as tmp:
         jobs = [(args.seed + i, args.megapixels, tmp, args.conditions, args.expansion,
-                 args.pens) for i in range(args.n)]
+                 args.pens, args.finish) for i in range(args.n)]
         rows = []
         for i, row in enumerate(evaluate_all(jobs, args.workers, reader)):
             rows.append(row)
@@ -699,6 +710,8 @@ def main(argv: list[str] | None = None) -> int:
         summary["expansion"] = args.expansion
     if args.pens != "standard":
         summary["pens"] = args.pens
+    if args.finish:
+        summary["finish"] = args.finish
     if args.no_water_check:
         summary["water_check"] = False
     if args.conditions:
