@@ -728,7 +728,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.write_meta:
         path = Path(args.models) / META_FILE
         meta = ModelMeta.load(path)
-        meta.accuracy[f"evaluate_seed{args.seed}_n{args.n}"] = {
+        key = f"evaluate_seed{args.seed}_n{args.n}" + (f"_finish_{args.finish}"
+                                                       if args.finish else "")
+        meta.accuracy[key] = {
             "command": "scripts/evaluate.py " + " ".join(argv if argv is not None else sys.argv[1:]),
             "tta": args.tta, **summary}
         meta.save(path)
