@@ -618,7 +618,7 @@ class Recognizer:
         flat = warp_board_mesh(region.image, region.corners, self.board,
                                lambda points: bend.source_points(self.board, points),
                                self.params.unbend.map_step_px)
-        return StraightBoard(region, flat, self.board.cell_px, bend)
+        return replace(straight, flat=flat, bend=bend)
 
     def orient(self, straight: StraightBoard) -> UprightBoard:
         """Decide the board's top, turn the straightened board upright, cut its crops."""

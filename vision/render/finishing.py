@@ -20,7 +20,7 @@ import numpy as np
 class FinishParams:
     """How strong each finish is: about as far as phones' own modes and filters go."""
 
-    jpeg_quality: int = 30  # heavy_jpeg: a messaging app's recompression
+    jpeg_quality: int = 30  # heavy_jpeg: harsher than messaging apps' recompression (70-80)
     sharpen_sigma: float = 2.0  # oversharpened: unsharp mask of this blur (px) ...
     sharpen_amount: float = 1.0  # ... added back this many times (halos beside every line)
     dark_gamma: float = 1.8  # dark_tones: tone curve x ** this (mid-tones darkened)
