@@ -16,8 +16,8 @@ in the summary the same figures for each condition (``by_condition``).
 
 ``--finish NAME`` puts every photo through a photo finish before it is saved
 (vision.render.finishing: heavy JPEG recompression, oversharpening, tone curves, a colour
-cast, soft focus, black and white, vivid colours, a vignette): looks a phone or another
-renderer may give and this renderer never does.
+cast, soft focus, black and white, vivid colours, a vignette, strong grain for each pixel and
+channel): looks a phone or another renderer may give and this renderer never does.
 
 ``--expansion river|lake|both|mix`` renders Deep Blue boards (vision.render.water_games): the
 true total is scored with the expansions the board plays, the read total with those the

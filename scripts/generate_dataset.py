@@ -20,7 +20,9 @@ never exact), and stored as flat-fielded ink darkness exactly as inference compu
 of base boards; ``--conditions phone`` renders with a condition profile (vision.render.phone:
 bent paper, faint ink, dim rooms, things on the sheet); ``--pens wide`` draws pen sizes past
 the renderer's own ranges (vision.render.style.WIDE_PENS: fine liners, broad markers, wide
-or narrow double-line highways, close or sparse ties).
+or narrow double-line highways, close or sparse ties); ``--grain SHARE`` adds to that share
+of the photos strong noise drawn for each pixel and colour channel (``GRAIN_SIGMA``, sometimes
+clumped: vision.render.finishing.add_grain), past the phone renders' own dim-room noise.
 
 Written in parts of ``--part-size`` photos, so an interrupted run keeps what it made.
 """
@@ -45,6 +47,7 @@ from vision.crops import ink_blueness, ink_darkness
 from vision.orient import WIDE_BOARD
 from vision.rectify import CanonicalBoard, warp_board
 from vision.render import RENDERER_VERSION, PhotoOptions, render_photo, sample_grid
+from vision.render.finishing import add_grain
 from vision.render.phone import PROFILES
 from vision.render.style import PEN_RANGES
 from vision.render.water_games import CHOICES, pick_expansions, water_board
@@ -63,16 +66,30 @@ BOARD = CanonicalBoard(cell_px=48, pad_px=24)
 CORNER_JITTER = 0.04  # sigma of the simulated locator error, in spaces
 HIDDEN = 0.2  # a space at least this much covered by a hand, pen or die is not a sample
 _INDEX = class_index(CLASSES)
+GRAIN_SIGMA = (3.0, 18.0)  # --grain: the noise's sigma, grey levels, uniform in this range
+GRAIN_CLUMPED = 0.4  # ... this share of it blurred over GRAIN_SPREAD_PX (clumped grain)
+GRAIN_SPREAD_PX = (0.5, 1.2)
+
+
+def grained(image: np.ndarray, seed: int, share: float) -> np.ndarray:
+    """The photo of ``seed`` with ``--grain``'s noise, on ``share`` of the photos (drawn from
+    the seed's own stream, so a photo without grain is the one made without ``--grain``)."""
+    rng = np.random.default_rng([seed, 78])
+    if rng.random() >= share:
+        return image
+    sigma = rng.uniform(*GRAIN_SIGMA)
+    spread = rng.uniform(*GRAIN_SPREAD_PX) if rng.random() < GRAIN_CLUMPED else 0.0
+    return add_grain(image, sigma, rng, spread)
 
 
 def make_sample(seed: int, mp_range: tuple[float, float], expansion: str | None = None,
                 conditions: str | None = None, each_channel: bool = True,
-                hidden: float = HIDDEN, pens: str = "standard"
+                hidden: float = HIDDEN, pens: str = "standard", grain: float = 0.0
                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """One rendered photo -> (board darkness, wide darkness, 7x7 labels, board blueness,
     7x7 unread marks); ``each_channel`` as ``vision.crops.ink_darkness``; a space at least
     ``hidden`` covered by a hand, pen or die is labelled -1 (not a sample); ``pens`` as
-    ``PhotoOptions.pens``."""
+    ``PhotoOptions.pens``; ``grain``: the share of photos given ``grained``'s noise."""
     rng = np.random.default_rng([seed, 77])
     if expansion is None:
         grid, played = sample_grid(rng), ()
@@ -82,11 +99,12 @@ def make_sample(seed: int, mp_range: tuple[float, float], expansion: str | None 
     photo = render_photo(grid, seed=seed, megapixels=float(rng.uniform(*mp_range)),
                          options=PhotoOptions(conditions=conditions, pens=pens),
                          expansions=played)
+    image = grained(photo.image, seed, grain) if grain > 0 else photo.image
     corners = photo.corners.astype(np.float64)
     cell = np.linalg.norm(corners[1] - corners[0]) / 7
     corners = corners + rng.normal(0, CORNER_JITTER * cell, corners.shape)
-    flat = warp_board(photo.image, corners, BOARD)
-    wide = warp_board(photo.image, corners, WIDE_BOARD)
+    flat = warp_board(image, corners, BOARD)
+    wide = warp_board(image, corners, WIDE_BOARD)
     labels = np.array([[class_of(tok, _INDEX) for tok in row] for row in photo.grid], np.int16)
     for (r, c), share in (photo.covered or {}).items():
         if share >= hidden:
@@ -128,7 +146,13 @@ def main(argv: list[str] | None = None) -> int:
                         help="a space at least this much covered by a hand, pen or die is "
                              f"left out of training (label -1; default {HIDDEN}): above it "
                              "the reader learns to read what shows of a partly covered space")
+    parser.add_argument("--grain", type=float, default=0.0,
+                        help="the share of photos given strong noise drawn for each pixel and "
+                             f"colour channel (sigma {GRAIN_SIGMA[0]:g}-{GRAIN_SIGMA[1]:g} grey "
+                             "levels; default 0: none)")
     args = parser.parse_args(argv)
+    if not 0 <= args.grain <= 1:
+        parser.error(f"--grain {args.grain}: a share of the photos, from 0 to 1")
     if not 0 < args.hidden <= 1:
         parser.error(f"--hidden {args.hidden}: a share of the space, above 0 and at most 1")
     each_channel = not args.darkest_channel
@@ -149,7 +173,7 @@ def main(argv: list[str] | None = None) -> int:
             seeds = range(args.seed + first, args.seed + min(first + args.part_size, args.n))
             results = mapper(_worker, [(s, (args.mp_min, args.mp_max), args.expansion,
                                         args.conditions, each_channel, args.hidden,
-                                        args.pens)
+                                        args.pens, args.grain)
                                        for s in seeds])
             boards, wide, labels, blue, marks = (np.stack(x) for x in zip(*results))
             # version 4 had neither blueness nor marks
@@ -159,7 +183,8 @@ def main(argv: list[str] | None = None) -> int:
                      pad_px=BOARD.pad_px, data_version=version,
                      renderer_version=RENDERER_VERSION,
                      seeds=np.array(list(seeds)), expansion=args.expansion or "",
-                     conditions=args.conditions or "", hidden=args.hidden, pens=args.pens)
+                     conditions=args.conditions or "", hidden=args.hidden, pens=args.pens,
+                     grain=args.grain)
             print(f"{path}: {len(seeds)} photos, {time.time() - start:.0f}s", flush=True)
     finally:
         if pool is not None:

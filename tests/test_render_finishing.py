@@ -81,3 +81,19 @@ def test_evaluate_reads_photos_put_through_a_finish(tmp_path):
     summary = json.loads((tmp_path / "eval.json").read_text())
     assert summary["finish"] == "monochrome"
     assert row["found"] == "1" and row["exact"] == "1"
+
+
+def test_grain_is_noise_of_its_sigma_for_each_pixel_and_channel():
+    # on a mid-grey photo no noise is clipped: the finish's grain is FinishParams.grain_sigma
+    # strong, drawn for each channel apart; clumped grain keeps its strength, spread wider
+    grey = np.full((400, 400, 3), 128, np.uint8)
+    params = FinishParams()
+    noise = finish_photo(grey, "grainy").astype(float) - 128
+    assert abs(noise.std() - params.grain_sigma) < 0.5
+    assert abs(np.corrcoef(noise[..., 0].ravel(), noise[..., 2].ravel())[0, 1]) < 0.05
+    from vision.render.finishing import add_grain
+    clumped = add_grain(grey, 10.0, np.random.default_rng(1), spread_px=1.0).astype(float) - 128
+    assert abs(clumped.std() - 10.0) < 0.6
+    neighbours = np.corrcoef(clumped[:, :-1, 0].ravel(), clumped[:, 1:, 0].ravel())[0, 1]
+    assert neighbours > 0.5 and abs(np.corrcoef(noise[:, :-1, 0].ravel(),
+                                                noise[:, 1:, 0].ravel())[0, 1]) < 0.05

@@ -567,3 +567,17 @@ def test_the_shipped_mark_head_goes_back_on_a_network_tuned_with_its_blocks_kept
     with pytest.raises(SystemExit, match="--data: marked boards are needed"):
         marks.main(["--init", str(tmp_path / "kept" / "cell_classifier.pt"),
                     "--meta", str(shipped.with_suffix(".json")), "--out", str(tmp_path / "x")])
+
+
+def test_grain_falls_on_its_share_of_the_training_photos():
+    """--grain: a photo drawn to have none is the photo made without --grain; one drawn to
+    have it carries noise within GRAIN_SIGMA, the same for the same seed."""
+    generate = load_script("generate_dataset")
+    photo = np.full((300, 300, 3), 128, np.uint8)
+    assert generate.grained(photo, 5, 0.0) is photo
+    chosen = [seed for seed in range(40) if generate.grained(photo, seed, 0.5) is not photo]
+    assert 8 <= len(chosen) <= 32  # about half of them
+    noisy = generate.grained(photo, chosen[0], 0.5)
+    low, high = generate.GRAIN_SIGMA
+    assert low - 0.5 < (noisy.astype(float) - 128).std() < high + 0.5
+    assert np.array_equal(noisy, generate.grained(photo, chosen[0], 0.5))

@@ -31,6 +31,8 @@ class FinishParams:
     soft_factor: int = 3  # soft_focus: shrunk this many times and enlarged again
     vivid_saturation: float = 1.8  # vivid: saturation times this
     vignette_fall: float = 0.45  # vignette: corners this much darker than the centre
+    grain_sigma: float = 16.0  # grainy: Gaussian noise of this sigma (grey levels) ...
+    grain_seed: int = 0  # ... drawn anew for each pixel and channel, from this fixed seed
 
 
 def heavy_jpeg(image: np.ndarray, params: FinishParams) -> np.ndarray:
@@ -95,6 +97,24 @@ def vignette(image: np.ndarray, params: FinishParams) -> np.ndarray:
     return np.clip(image * light[..., None], 0, 255).astype(np.uint8)
 
 
+def grainy(image: np.ndarray, params: FinishParams) -> np.ndarray:
+    """Strong noise drawn for each pixel and each colour channel apart, as a renderer adds it
+    for a dim room (the phone renders' own dim noise is grey grain and coarse blotches)."""
+    return add_grain(image, params.grain_sigma, np.random.default_rng(params.grain_seed))
+
+
+def add_grain(image: np.ndarray, sigma: float, rng: np.random.Generator,
+              spread_px: float = 0.0) -> np.ndarray:
+    """``image`` with Gaussian noise of ``sigma`` grey levels drawn for each pixel and colour
+    channel apart; ``spread_px`` > 0 blurs the noise over that many pixels first (grain
+    clumped as a phone's demosaicing leaves it), keeping its sigma."""
+    noise = rng.standard_normal(image.shape, dtype=np.float32)
+    if spread_px > 0:
+        noise = cv2.GaussianBlur(noise, (0, 0), spread_px)
+        noise *= 1.0 / max(float(noise.std()), 1e-6)
+    return np.clip(image + noise * np.float32(sigma), 0, 255).astype(np.uint8)
+
+
 def _tone_curve(image: np.ndarray, gamma: float) -> np.ndarray:
     lut = np.clip(255.0 * (np.arange(256) / 255.0) ** gamma, 0, 255).round().astype(np.uint8)
     return cv2.LUT(image, lut)
@@ -111,6 +131,7 @@ FINISHES: dict[str, Callable[[np.ndarray, FinishParams], np.ndarray]] = {
     "monochrome": monochrome,
     "vivid": vivid,
     "vignette": vignette,
+    "grainy": grainy,
 }
 
 
