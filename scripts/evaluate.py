@@ -51,6 +51,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from vision.classify import ClassifyParams
 from vision.covered import FROM_NEIGHBOURS, CoveredParams
 from vision.faint_empty import FAINT_EMPTY, FaintEmptyParams
+from vision.grain import GrainParams
 from vision.ink_check import InkCheckParams
 from vision.marks import UNEXPLAINED, MarkParams
 from vision.model_files import models_dir
@@ -127,6 +128,11 @@ def _ratio_or_none(text: str) -> float | None:
     return _number_or_none(text, lambda r: r > 0.0, "a number above 0")
 
 
+def _grain_or_none(text: str) -> float | None:
+    """--grain-gate: grey levels of grain (above 0), or 'none'."""
+    return _number_or_none(text, lambda g: g > 0.0, "grey levels above 0")
+
+
 def _count_or_none(text: str) -> int | None:
     """--faint-route-spaces: a count of spaces (1 or more), or 'none'."""
     value = _number_or_none(text, lambda n: n >= 1 and float(n).is_integer(),
@@ -164,7 +170,8 @@ def _init(models: str, tta: str, ink_check: bool = True, unbend: bool = True,
           water_loss_ratio: float | None = ClassifyParams().water_loss_ratio,
           split_cap: float | None = RouteBalanceParams().split_cap,
           unseen_sure: float | None = WaterParams().unseen_sure,
-          tta_sure: float | None = ClassifyParams().sure, int8: bool = True) -> None:
+          tta_sure: float | None = ClassifyParams().sure, int8: bool = True,
+          grain_gate: float | None = GrainParams().gate) -> None:
     global _recognizer
     cv2.setNumThreads(1)
     augmentation = TTA_MODES[tta]
@@ -188,7 +195,8 @@ def _init(models: str, tta: str, ink_check: bool = True, unbend: bool = True,
         water=WaterParams(faint_route_spaces=faint_route_spaces,
                           faint_route_letters=faint_route_letters,
                           faint_route_river_joins=faint_route_river_joins,
-                          unseen_sure=unseen_sure)))
+                          unseen_sure=unseen_sure),
+        grain=GrainParams(gate=grain_gate)))
 
 
 def evaluate_all(jobs: list[tuple], workers: int, reader: tuple) -> Iterator[dict]:
@@ -658,6 +666,11 @@ def main(argv: list[str] | None = None) -> int:
                         help="read without listing the empty readings of a board of faint ink "
                              "that give a route some probability (vision.faint_empty), for "
                              "before/after")
+    parser.add_argument("--grain-gate", type=_grain_or_none, default=GrainParams().gate,
+                        help="quieten a straightened board whose grain is over this many grey "
+                             "levels before its ink is measured (vision.grain, "
+                             "GrainParams.gate; 'none': never, the default; measured at 2.4), "
+                             "for before/after")
     parser.add_argument("--write-meta", action="store_true",
                         help="record the figures in the model metadata (models/*.json)")
     args = parser.parse_args(argv)
@@ -674,7 +687,7 @@ def main(argv: list[str] | None = None) -> int:
               args.small_space_px, args.faint_route_spaces,
               args.faint_route_letters, args.faint_route_river_joins, not args.no_water_check,
               args.faint_stroke_share, args.water_loss_ratio, args.split_cap,
-              args.unseen_sure, args.tta_sure, not args.float_readers)
+              args.unseen_sure, args.tta_sure, not args.float_readers, args.grain_gate)
     with tempfile.TemporaryDirectory() as tmp:
         jobs = [(args.seed + i, args.megapixels, tmp, args.conditions, args.expansion,
                  args.pens, args.finish) for i in range(args.n)]
@@ -712,6 +725,8 @@ def main(argv: list[str] | None = None) -> int:
         summary["pens"] = args.pens
     if args.finish:
         summary["finish"] = args.finish
+    if args.grain_gate is not None:
+        summary["grain_gate"] = args.grain_gate
     if args.no_water_check:
         summary["water_check"] = False
     if args.conditions:

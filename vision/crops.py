@@ -110,10 +110,16 @@ class Darkness:
     blue: np.ndarray
 
     @classmethod
-    def of(cls, board_bgr: np.ndarray, cell_px: int) -> Darkness:
+    def of(cls, board_bgr: np.ndarray, cell_px: int, quiet_bgr: np.ndarray | None = None
+           ) -> Darkness:
         """Every measure of a straightened BGR board (``ink_darkness`` both ways,
-        ``ink_blueness``; each channel's paper estimated once for both that need it)."""
+        ``ink_blueness``; each channel's paper estimated once for both that need it).
+        ``quiet_bgr``: the board quietened (``vision.grain.quietened``), whose ink darkness is
+        measured instead; the blueness is always the board's own."""
         ratio = paper_ratio(board_bgr, cell_px // 2)
+        if quiet_bgr is not None:
+            return cls(ink_darkness(quiet_bgr, cell_px),
+                       ink_darkness(quiet_bgr, cell_px, each_channel=False), blueness(ratio))
         return cls(scaled_darkness(1.0 - darkest_channel(ratio)),
                    ink_darkness(board_bgr, cell_px, each_channel=False), blueness(ratio))
 

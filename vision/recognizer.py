@@ -72,6 +72,7 @@ from vision.crops import Darkness, space_crops
 from vision.decode import Decoded, DecodeParams
 from vision.errors import PhotoError
 from vision.faint_empty import FaintEmptyParams, faint_empty_review
+from vision.grain import GrainParams, quietened
 from vision.image_io import LoadedPhoto, load_source
 from vision.ink_check import InkCheckParams, InkMeasures, check_ink, measure_ink
 from vision.locate import LocateParams, find_lattice
@@ -143,6 +144,7 @@ class ReadParams:
     faint_empty: FaintEmptyParams = field(default_factory=FaintEmptyParams)
     other_reading: OtherReadingParams = field(default_factory=OtherReadingParams)
     rivals: RivalParams = field(default_factory=RivalParams)
+    grain: GrainParams = field(default_factory=GrainParams)
 
 
 # Which readers' reading a board's is (Classified.readers, PhotoReading.readers)
@@ -256,12 +258,14 @@ class StraightBoard:
     flat: np.ndarray  # canonical BGR board
     cell_px: int  # its spaces' side, in pixels
     bend: Unbend | None = None  # the printed lines followed; applied: flat is warped along them
+    grain: GrainParams = field(default_factory=GrainParams)  # when its ink is measured quietened
 
     @cached_property
     def darkness(self) -> Darkness:
-        """Its ink darkness, both ways networks learnt it; worked out when first asked for
-        (a board the unbend stage warps again never needs the first one's)."""
-        return Darkness.of(self.flat, self.cell_px)
+        """Its ink darkness, both ways networks learnt it (of the board quietened, when it is
+        grainy: ``vision.grain``); worked out when first asked for (a board the unbend stage
+        warps again never needs the first one's)."""
+        return Darkness.of(self.flat, self.cell_px, quietened(self.flat, self.grain))
 
 
 @dataclass
@@ -605,7 +609,7 @@ class Recognizer:
         cell_px = self.board.cell_px
         region = board_region(image, corners, cell_px, REGION_MARGIN_SPACES)
         flat = warp_board(region.image, region.corners, self.board)
-        return StraightBoard(region, flat, cell_px)
+        return StraightBoard(region, flat, cell_px, grain=self.params.grain)
 
     def unbend(self, straight: StraightBoard) -> StraightBoard:
         """Follow the printed lines of the board straightened as found; where they are
