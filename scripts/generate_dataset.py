@@ -99,7 +99,7 @@ def make_sample(seed: int, mp_range: tuple[float, float], expansion: str | None 
     photo = render_photo(grid, seed=seed, megapixels=float(rng.uniform(*mp_range)),
                          options=PhotoOptions(conditions=conditions, pens=pens),
                          expansions=played)
-    image = grained(photo.image, seed, grain) if grain > 0 else photo.image
+    image = grained(photo.image, seed, grain)
     corners = photo.corners.astype(np.float64)
     cell = np.linalg.norm(corners[1] - corners[0]) / 7
     corners = corners + rng.normal(0, CORNER_JITTER * cell, corners.shape)

@@ -117,11 +117,10 @@ class Darkness:
         ``quiet_bgr``: the board quietened (``vision.grain.quietened``), whose ink darkness is
         measured instead; the blueness is always the board's own."""
         ratio = paper_ratio(board_bgr, cell_px // 2)
-        if quiet_bgr is not None:
-            return cls(ink_darkness(quiet_bgr, cell_px),
-                       ink_darkness(quiet_bgr, cell_px, each_channel=False), blueness(ratio))
-        return cls(scaled_darkness(1.0 - darkest_channel(ratio)),
-                   ink_darkness(board_bgr, cell_px, each_channel=False), blueness(ratio))
+        ink, ink_ratio = ((board_bgr, ratio) if quiet_bgr is None
+                          else (quiet_bgr, paper_ratio(quiet_bgr, cell_px // 2)))
+        return cls(scaled_darkness(1.0 - darkest_channel(ink_ratio)),
+                   ink_darkness(ink, cell_px, each_channel=False), blueness(ratio))
 
     def map(self, fn: Callable[[np.ndarray], np.ndarray]) -> Darkness:
         """``fn`` applied to each measure (turned, cut into crops, ...)."""
