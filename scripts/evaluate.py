@@ -48,6 +48,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from vision.channels import ChannelParams
 from vision.classify import ClassifyParams
 from vision.covered import FROM_NEIGHBOURS, CoveredParams
 from vision.faint_empty import FAINT_EMPTY, FaintEmptyParams
@@ -171,7 +172,7 @@ def _init(models: str, tta: str, ink_check: bool = True, unbend: bool = True,
           split_cap: float | None = RouteBalanceParams().split_cap,
           unseen_sure: float | None = WaterParams().unseen_sure,
           tta_sure: float | None = ClassifyParams().sure, int8: bool = True,
-          grain_gate: float | None = GrainParams().gate) -> None:
+          grain_gate: float | None = GrainParams().gate, dark_channels: bool = True) -> None:
     global _recognizer
     cv2.setNumThreads(1)
     augmentation = TTA_MODES[tta]
@@ -196,7 +197,8 @@ def _init(models: str, tta: str, ink_check: bool = True, unbend: bool = True,
                           faint_route_letters=faint_route_letters,
                           faint_route_river_joins=faint_route_river_joins,
                           unseen_sure=unseen_sure),
-        grain=GrainParams(gate=grain_gate)))
+        grain=GrainParams(gate=grain_gate),
+        channels=ChannelParams() if dark_channels else ChannelParams(dark_below=None)))
 
 
 def evaluate_all(jobs: list[tuple], workers: int, reader: tuple) -> Iterator[dict]:
@@ -305,6 +307,8 @@ def evaluate_one(args: tuple) -> dict:
         piece_errors=len(wrong) - rotation, unflagged_wrong=len(set(wrong) - flagged),
         review=len(reading.review), warnings=len(reading.warnings), mark_flags=len(marked),
         from_neighbours=len(from_neighbours),
+        # the colour channel set aside as too dark to show ink (vision.channels), e.g. "B"
+        channel_set_aside=reading.channel_set_aside,
         from_neighbours_wrong=len(from_neighbours & set(wrong)),
         faint_empty_flags=len(faint_empty), faint_empty_wrong=len(faint_empty & set(wrong)),
         exact=int(not wrong), at_most_1_wrong=int(len(wrong) <= 1),
@@ -671,6 +675,9 @@ def main(argv: list[str] | None = None) -> int:
                              "levels before its ink is measured (vision.grain, "
                              "GrainParams.gate; 'none': never, the default; measured at 2.4), "
                              "for before/after")
+    parser.add_argument("--no-dark-channels", action="store_true",
+                        help="read without setting aside the colour channels too dark to show "
+                             "ink (vision.channels), for before/after")
     parser.add_argument("--write-meta", action="store_true",
                         help="record the figures in the model metadata (models/*.json)")
     args = parser.parse_args(argv)
@@ -687,7 +694,8 @@ def main(argv: list[str] | None = None) -> int:
               args.small_space_px, args.faint_route_spaces,
               args.faint_route_letters, args.faint_route_river_joins, not args.no_water_check,
               args.faint_stroke_share, args.water_loss_ratio, args.split_cap,
-              args.unseen_sure, args.tta_sure, not args.float_readers, args.grain_gate)
+              args.unseen_sure, args.tta_sure, not args.float_readers, args.grain_gate,
+              not args.no_dark_channels)
     with tempfile.TemporaryDirectory() as tmp:
         jobs = [(args.seed + i, args.megapixels, tmp, args.conditions, args.expansion,
                  args.pens, args.finish) for i in range(args.n)]
@@ -729,6 +737,8 @@ def main(argv: list[str] | None = None) -> int:
         summary["grain_gate"] = args.grain_gate
     if args.no_water_check:
         summary["water_check"] = False
+    if args.no_dark_channels:
+        summary["dark_channels"] = False
     if args.conditions:
         summary["conditions"] = args.conditions
         summary["by_condition"] = by_condition(rows)

@@ -47,6 +47,7 @@ from vision.acceptance import (
     unbend_warnings,
 )
 from vision.board_context import BoardContext, ContextScorer
+from vision.channels import ChannelParams, SetAside, photo_set_aside, set_aside
 from vision.classify import (
     BaseGameClassifier,
     CellClassifier,
@@ -145,6 +146,7 @@ class ReadParams:
     other_reading: OtherReadingParams = field(default_factory=OtherReadingParams)
     rivals: RivalParams = field(default_factory=RivalParams)
     grain: GrainParams = field(default_factory=GrainParams)
+    channels: ChannelParams = field(default_factory=ChannelParams)
 
 
 # Which readers' reading a board's is (Classified.readers, PhotoReading.readers)
@@ -234,6 +236,8 @@ class PhotoReading:
     # the size of the board's spaces in the photo as decoded (px; what the readers saw,
     # ClassifyParams.small_space_px); 0 when not measured
     space_px: float = 0.0
+    # the colour channel set aside as too dark to show ink (vision.channels), e.g. "B"
+    channel_set_aside: str = ""
 
     def grid_lines(self) -> list[str]:
         """The grid as 7 strings of space-separated tokens (board-spec 4.2)."""
@@ -259,6 +263,7 @@ class StraightBoard:
     cell_px: int  # its spaces' side, in pixels
     bend: Unbend | None = None  # the printed lines followed; applied: flat is warped along them
     grain: GrainParams = field(default_factory=GrainParams)  # when its ink is measured quietened
+    set_aside: SetAside = field(default_factory=SetAside)  # its channel too dark to show ink
 
     @cached_property
     def darkness(self) -> Darkness:
@@ -552,7 +557,7 @@ class Recognizer:
             + marks_warning(review, self.params.marks) + blank_warnings(grid, review),
             expansions_seen=seen, space_corners=space_quads(upright.lattice / photo.scale),
             bend=straight.bend, readers=classified.readers, marks=classified.marks,
-            ink=measures, space_px=space_px)
+            ink=measures, space_px=space_px, channel_set_aside=straight.set_aside.name)
 
     def decode(self, probs: np.ndarray) -> tuple[Decoded, Balance]:
         """Tokens and review list from the classified probabilities, railways and highways
@@ -599,17 +604,24 @@ class Recognizer:
         policy = self.params.acceptance
         if corners is not None:
             return Lattice(hand_corners(corners, photo, policy), confidence=1.0, given=True)
-        fit = find_lattice(photo.image, params or self.params.locate)
+        # a colour channel too dark to show ink over most of the photo is set aside: its
+        # noise can hide the printed lattice, or move it a space (vision.channels)
+        image = photo_set_aside(photo.image, self.params.channels).apply(photo.image)
+        fit = find_lattice(image, params or self.params.locate)
         warnings = accept_lattice(photo, fit, policy)
         return Lattice(fit.corners, fit.confidence, given=False, warnings=warnings)
 
     def rectify(self, image: np.ndarray, corners: np.ndarray) -> StraightBoard:
         """One cut-and-shrink of the photo serving every view of the board (the straightened
-        board here, the orienter's views next), and the board straightened as found."""
+        board here, the orienter's views next), and the board straightened as found; its
+        colour channels too dark to show ink set aside in both (vision.channels)."""
         cell_px = self.board.cell_px
         region = board_region(image, corners, cell_px, REGION_MARGIN_SPACES)
         flat = warp_board(region.image, region.corners, self.board)
-        return StraightBoard(region, flat, cell_px, grain=self.params.grain)
+        dark = set_aside(flat, self.params.channels)  # vision.channels
+        if dark.channel is not None:
+            region, flat = replace(region, image=dark.apply(region.image)), dark.apply(flat)
+        return StraightBoard(region, flat, cell_px, grain=self.params.grain, set_aside=dark)
 
     def unbend(self, straight: StraightBoard) -> StraightBoard:
         """Follow the printed lines of the board straightened as found; where they are
