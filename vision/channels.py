@@ -20,7 +20,8 @@ import numpy as np
 
 @dataclass(frozen=True)
 class ChannelParams:
-    """When a colour channel of the straightened board counts as too dark to show ink."""
+    """When a colour channel of the straightened board (or of the photo, for the locator)
+    counts as too dark to show ink."""
 
     # The darkest channel, when its paper (its median over the straightened board, which is
     # mostly paper) is under ``dark_below`` grey levels while the brightest channel's is at
@@ -72,16 +73,16 @@ def paper_levels(image: np.ndarray, stride: int = 2, percentile: float = 50.0) -
 
 
 def set_aside(board_bgr: np.ndarray, params: ChannelParams) -> SetAside:
-    """The channels of a straightened BGR board too dark to show ink (``ChannelParams``);
-    none for a grey board or when ``dark_below`` is None."""
+    """The channel of a straightened BGR board too dark to show ink (``ChannelParams``),
+    measured on its paper; none for a grey board or when ``dark_below`` is None."""
     if params.dark_below is None or board_bgr.ndim != 3:
         return SetAside()
     return _dark_among(paper_levels(board_bgr, params.stride), params)
 
 
 def photo_set_aside(photo_bgr: np.ndarray, params: ChannelParams) -> SetAside:
-    """The channels of a whole BGR photo too dark to show ink: the same test on each
-    channel's ``photo_percentile`` (1-2 ms for 5 MP), for the locator. The board is not
+    """The channel of a whole BGR photo too dark to show ink, for the locator: the same
+    test on each channel's ``photo_percentile`` (1-2 ms for 5 MP). The board is not
     known yet, so the photo's bright tenth stands for its paper: a small board in a dark
     room can fail it, so the board, once straightened, is measured by its own paper
     (``set_aside``). The printed lattice is dark in every channel, so the locator loses

@@ -613,8 +613,8 @@ class Recognizer:
 
     def rectify(self, image: np.ndarray, corners: np.ndarray) -> StraightBoard:
         """One cut-and-shrink of the photo serving every view of the board (the straightened
-        board here, the orienter's views next), and the board straightened as found; its
-        colour channels too dark to show ink set aside in both (vision.channels)."""
+        board here, the orienter's views next), and the board straightened as found; a colour
+        channel too dark over its paper to show ink set aside in both (vision.channels)."""
         cell_px = self.board.cell_px
         region = board_region(image, corners, cell_px, REGION_MARGIN_SPACES)
         flat = warp_board(region.image, region.corners, self.board)
