@@ -82,7 +82,7 @@ def set_aside(board_bgr: np.ndarray, params: ChannelParams) -> SetAside:
 
 def photo_set_aside(photo_bgr: np.ndarray, params: ChannelParams) -> SetAside:
     """The channel of a whole BGR photo too dark to show ink, for the locator: the same
-    test on each channel's ``photo_percentile`` (1-2 ms for 5 MP). The board is not
+    test on each channel's ``photo_percentile`` (0.5 ms for 5 MP). The board is not
     known yet, so the photo's bright tenth stands for its paper: a small board in a dark
     room can fail it, so the board, once straightened, is measured by its own paper
     (``set_aside``). The printed lattice is dark in every channel, so the locator loses
