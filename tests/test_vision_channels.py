@@ -1,7 +1,7 @@
-"""A board's colour channels too dark to show ink are set aside (vision.channels): only a
-channel dark over the paper is touched, a grey or evenly dim board is left as it is, and a
-vivid photo of dark ink on olive card, which such a channel made unreadable, is read, and a
-vivid phone photo whose lattice such a channel hid is located."""
+"""A colour channel too dark to show ink is set aside (vision.channels): only a channel dark
+over the paper is touched, a grey or evenly dim board is left as it is, a vivid photo of dark
+ink on olive card, which such a channel made unreadable, is read, and a vivid phone photo
+whose lattice such a channel hid is located."""
 
 from __future__ import annotations
 
@@ -34,7 +34,7 @@ def test_only_a_channel_dark_over_the_paper_too_is_set_aside():
     dark = set_aside(olive, PARAMS)
     assert dark == SetAside(0, 2) and dark.name == "B"
     kept = dark.apply(olive)
-    assert np.array_equal(kept[..., 0], olive[..., 2])  # the brightest channel, red
+    assert np.array_equal(kept[..., 0], olive[..., 2])  # the brighter of red and green
     assert np.array_equal(kept[..., 1:], olive[..., 1:])
     # the darkest channel now shows the strokes against the paper, not noise on black
     assert int(kept.min(axis=2).max()) == 90 and int(olive.min(axis=2).max()) == 8
