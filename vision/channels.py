@@ -75,9 +75,7 @@ def paper_levels(image: np.ndarray, stride: int = 2, percentile: float = 50.0) -
 def set_aside(board_bgr: np.ndarray, params: ChannelParams) -> SetAside:
     """The channel of a straightened BGR board too dark to show ink (``ChannelParams``),
     measured on its paper; none for a grey board or when ``dark_below`` is None."""
-    if params.dark_below is None or board_bgr.ndim != 3:
-        return SetAside()
-    return _dark_among(paper_levels(board_bgr, params.stride), params)
+    return _darkest_if_dark(board_bgr, params.stride, 50.0, params)
 
 
 def photo_set_aside(photo_bgr: np.ndarray, params: ChannelParams) -> SetAside:
@@ -88,16 +86,19 @@ def photo_set_aside(photo_bgr: np.ndarray, params: ChannelParams) -> SetAside:
     (``set_aside``). The printed lattice is dark in every channel, so the locator loses
     nothing with a channel set aside, and a noisy one can hide the lattice or move it a
     space."""
-    if params.dark_below is None or photo_bgr.ndim != 3:
+    return _darkest_if_dark(photo_bgr, params.photo_stride, params.photo_percentile, params)
+
+
+def _darkest_if_dark(image: np.ndarray, stride: int, percentile: float,
+                     params: ChannelParams) -> SetAside:
+    """The darkest channel of ``image`` by its ``percentile`` (``paper_levels``), when that
+    level is under ``dark_below`` while the brightest's is at least ``bright_from``; none
+    for a grey image or when ``dark_below`` is None. Only the darkest, even if another is
+    that dark: with both set aside, a red sheet beside a Deep Blue board was read as the
+    board from its red alone."""
+    if params.dark_below is None or image.ndim != 3:
         return SetAside()
-    return _dark_among(paper_levels(photo_bgr, params.photo_stride, params.photo_percentile),
-                       params)
-
-
-def _dark_among(levels: np.ndarray, params: ChannelParams) -> SetAside:
-    """The darkest channel, when its level is under ``dark_below`` while the brightest's is
-    at least ``bright_from``. Only the darkest, even if another is that dark: with both set
-    aside, a red sheet beside a Deep Blue board was read as the board from its red alone."""
+    levels = paper_levels(image, stride, percentile)
     darkest = int(np.argmin(levels))
     if levels[darkest] >= params.dark_below or levels.max() < params.bright_from:
         return SetAside()
